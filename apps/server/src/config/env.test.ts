@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, '/srv/sticky');
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('has defaults that work on a laptop', () => {
+    const config = loadConfig({}, '/srv/sticky');
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe('/srv/sticky/data');
+    expect(config.mediaDir).toBe('/srv/sticky/data/media');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.signIn.kind).toBe('local');
+    expect(config.giphy).toBeUndefined();
+  });
+
+  it('says exactly what is wrong with PORT', () => {
+    expect(problemsOf({ PORT: 'abc' })).toEqual([
+      'PORT must be a number from 1 to 65535, got "abc"',
+    ]);
+    expect(problemsOf({ PORT: '70000' })).toEqual([
+      'PORT must be a number from 1 to 65535, got "70000"',
+    ]);
+  });
+
+  it('reports every bad value at once, one line each', () => {
+    const problems = problemsOf({
+      PORT: '-1',
+      PUBLIC_URL: 'ftp://example.com',
+      DATABASE_URL: 'mysql://user:secret@host/db',
+      SESSION_SECRET: 'short',
+      LOG_LEVEL: 'loud',
+    });
+    expect(problems).toHaveLength(5);
+    expect(problems).toContain('PUBLIC_URL must be an http(s) URL, got "ftp://example.com"');
+    expect(problems.join('\n')).not.toContain('secret@');
+    expect(problems).toContain('SESSION_SECRET must be at least 32 characters, got 5');
+  });
+
+  it('refuses production without a sign-in provider or session secret', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' });
+    expect(problems.some((line) => line.startsWith('No sign-in provider is configured'))).toBe(
+      true,
+    );
+    expect(problems).toContain(
+      'SESSION_SECRET must be set in production (at least 32 random characters)',
+    );
+  });
+
+  it('requires Google credentials in pairs', () => {
+    expect(problemsOf({ GOOGLE_CLIENT_ID: 'id' })).toEqual([
+      'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together, got only one',
+    ]);
+    const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' });
+    expect(config.signIn).toMatchObject({ kind: 'google', issuer: 'https://accounts.google.com' });
+  });
+
+  it('parses allow-lists and GIPHY mode', () => {
+    const config = loadConfig({
+      ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',
+      ALLOWED_EMAIL_DOMAINS: '@corp.example',
+      GIPHY_API_KEY: 'public-key',
+      PUBLIC_URL: 'https://sticky.example.com/',
+    });
+    expect(config.allowedEmails).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(config.allowedEmailDomains).toEqual(['corp.example']);
+    expect(config.giphy).toEqual({ apiKey: 'public-key', apiUrl: 'https://api.giphy.com/v1' });
+    expect(config.isHttps).toBe(true);
+    expect(config.publicUrl).toBe('https://sticky.example.com');
+  });
+});

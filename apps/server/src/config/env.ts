@@ -1,0 +1,304 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads. Each one is validated here, at start-up, so
+ * a typo fails loudly with one line per bad value instead of surfacing later as a crash.
+ */
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+const positiveInt = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < 1 || parsed > max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      try {
+        const url = new URL(value);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+        return url.toString().replace(/\/$/, '');
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be an http(s) URL, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const envSchema = z
+  .object({
+    NODE_ENV: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const mode = value?.trim() || 'development';
+        if (!['development', 'production', 'test'].includes(mode)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `NODE_ENV must be development, production or test, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return mode as 'development' | 'production' | 'test';
+      }),
+    PORT: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return 3000;
+        const port = Number(value);
+        if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65535) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `PORT must be a number from 1 to 65535, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return port;
+      }),
+    HOST: optionalText,
+    PUBLIC_URL: httpUrl('PUBLIC_URL'),
+    DATA_DIR: optionalText,
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return undefined;
+        if (!/^postgres(ql)?:\/\//.test(value.trim())) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `DATABASE_URL must start with postgres:// or postgresql://, got ${JSON.stringify(redactUrl(value))}`,
+          });
+          return z.NEVER;
+        }
+        return value.trim();
+      }),
+    SESSION_SECRET: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return undefined;
+        if (value.length < 32) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `SESSION_SECRET must be at least 32 characters, got ${value.length}`,
+          });
+          return z.NEVER;
+        }
+        return value;
+      }),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    OIDC_ISSUER: httpUrl('OIDC_ISSUER'),
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_DISPLAY_NAME: optionalText,
+    ALLOWED_EMAILS: csv,
+    ALLOWED_EMAIL_DOMAINS: csv,
+    GIPHY_API_KEY: optionalText,
+    GIPHY_API_URL: httpUrl('GIPHY_API_URL'),
+    ANALYTICS_SCRIPT_URL: httpUrl('ANALYTICS_SCRIPT_URL'),
+    STICKY_API_KEYS: csv,
+    LOG_LEVEL: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const level = value?.trim() || 'info';
+        if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return level;
+      }),
+    SEED_STARTER_CATALOG: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return true;
+        if (['1', 'true', 'yes'].includes(value.trim().toLowerCase())) return true;
+        if (['0', 'false', 'no'].includes(value.trim().toLowerCase())) return false;
+        ctx.addIssue({
+          code: 'custom',
+          message: `SEED_STARTER_CATALOG must be true or false, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }),
+    IMPORT_MAX_BYTES: positiveInt('IMPORT_MAX_BYTES', 50 * 1024 * 1024),
+    IMPORT_MAX_PIXELS: positiveInt('IMPORT_MAX_PIXELS', 4096 * 4096),
+    IMPORT_MAX_FRAMES: positiveInt('IMPORT_MAX_FRAMES', 1000),
+    IMPORT_MAX_DURATION_MS: positiveInt('IMPORT_MAX_DURATION_MS', 120_000),
+    IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together, got only one',
+      });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+      });
+    }
+    if (env.GOOGLE_CLIENT_ID && env.OIDC_ISSUER) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Set either GOOGLE_CLIENT_* or OIDC_*, not both',
+      });
+    }
+    const hasIssuer = Boolean(env.GOOGLE_CLIENT_ID || env.OIDC_ISSUER);
+    if (env.NODE_ENV === 'production' && !hasIssuer) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'No sign-in provider is configured: in production set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (or OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET); the local demo sign-in is only for development',
+      });
+    }
+    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'SESSION_SECRET must be set in production (at least 32 random characters)',
+      });
+    }
+  });
+
+function redactUrl(value: string): string {
+  return value.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+export type SignInProvider =
+  | { kind: 'google'; issuer: string; clientId: string; clientSecret: string; displayName: string }
+  | { kind: 'oidc'; issuer: string; clientId: string; clientSecret: string; displayName: string }
+  | { kind: 'local'; displayName: string };
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  isHttps: boolean;
+  dataDir: string;
+  mediaDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string | undefined;
+  signIn: SignInProvider;
+  allowedEmails: string[];
+  allowedEmailDomains: string[];
+  giphy: { apiKey: string; apiUrl: string } | undefined;
+  analyticsScriptUrl: string | undefined;
+  apiKeys: string[];
+  logLevel: string;
+  seedStarterCatalog: boolean;
+  importLimits: {
+    maxBytes: number;
+    maxPixels: number;
+    maxFrames: number;
+    maxDurationMs: number;
+    workers: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws a ConfigError listing every bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => issue.message));
+  }
+  const e = parsed.data;
+  const port = e.PORT;
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${port}`;
+  const dataDir = path.resolve(cwd, e.DATA_DIR ?? 'data');
+  const signIn: SignInProvider = e.GOOGLE_CLIENT_ID
+    ? {
+        kind: 'google',
+        issuer: 'https://accounts.google.com',
+        clientId: e.GOOGLE_CLIENT_ID,
+        clientSecret: e.GOOGLE_CLIENT_SECRET!,
+        displayName: 'Google',
+      }
+    : e.OIDC_ISSUER
+      ? {
+          kind: 'oidc',
+          issuer: e.OIDC_ISSUER,
+          clientId: e.OIDC_CLIENT_ID!,
+          clientSecret: e.OIDC_CLIENT_SECRET!,
+          displayName: e.OIDC_DISPLAY_NAME ?? 'single sign-on',
+        }
+      : { kind: 'local', displayName: 'local sign-in' };
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    port,
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    publicUrl,
+    isHttps: publicUrl.startsWith('https:'),
+    dataDir,
+    mediaDir: path.join(dataDir, 'media'),
+    databaseUrl: e.DATABASE_URL,
+    sessionSecret: e.SESSION_SECRET,
+    signIn,
+    allowedEmails: e.ALLOWED_EMAILS.map((email) => email.toLowerCase()),
+    allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS.map((domain) =>
+      domain.toLowerCase().replace(/^@/, ''),
+    ),
+    giphy: e.GIPHY_API_KEY
+      ? { apiKey: e.GIPHY_API_KEY, apiUrl: e.GIPHY_API_URL ?? 'https://api.giphy.com/v1' }
+      : undefined,
+    analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
+    apiKeys: e.STICKY_API_KEYS,
+    logLevel: e.LOG_LEVEL,
+    seedStarterCatalog: e.SEED_STARTER_CATALOG,
+    importLimits: {
+      maxBytes: e.IMPORT_MAX_BYTES,
+      maxPixels: e.IMPORT_MAX_PIXELS,
+      maxFrames: e.IMPORT_MAX_FRAMES,
+      maxDurationMs: e.IMPORT_MAX_DURATION_MS,
+      workers: e.IMPORT_WORKERS,
+    },
+  };
+}

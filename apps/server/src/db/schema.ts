@@ -1,0 +1,214 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    picture: text('picture'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    favoritesMergedAt: timestamp('favorites_merged_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('users_issuer_subject_key').on(t.issuer, t.subject)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** sha256 of the cookie token, hex; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const favorites = pgTable(
+  'favorites',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Our item id in local mode, GIPHY's id in giphy mode: no foreign key on purpose. */
+    itemId: text('item_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+);
+
+export const creators = pgTable('creators', {
+  id: serial('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  displayName: text('display_name').notNull(),
+  avatarUrl: text('avatar_url').notNull().default(''),
+  description: text('description').notNull().default(''),
+  profileUrl: text('profile_url').notNull().default(''),
+  websiteUrl: text('website_url').notNull().default(''),
+  isVerified: boolean('is_verified').notNull().default(false),
+});
+
+export const items = pgTable(
+  'items',
+  {
+    id: text('id').primaryKey(),
+    type: text('type', { enum: ['gif', 'sticker', 'text'] }).notNull(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    altText: text('alt_text').notNull().default(''),
+    rating: text('rating', { enum: ['g', 'pg', 'pg-13', 'r'] })
+      .notNull()
+      .default('g'),
+    ratingRank: integer('rating_rank').notNull().default(0),
+    sourceUrl: text('source_url').notNull().default(''),
+    creatorId: integer('creator_id').references(() => creators.id, { onDelete: 'set null' }),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    frames: integer('frames').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull().unique(),
+    originalFormat: text('original_format', { enum: ['gif', 'webp', 'png', 'jpeg'] }).notNull(),
+    /** Renderings of animated text made on demand: served by id, never listed or searched. */
+    isDynamic: boolean('is_dynamic').notNull().default(false),
+    isIndexable: boolean('is_indexable').notNull().default(true),
+    license: text('license').notNull().default(''),
+    attribution: text('attribution').notNull().default(''),
+    /** Time-decayed popularity, stored pre-scaled so it never needs rewriting (see trending). */
+    trendScore: doublePrecision('trend_score').notNull().default(0),
+    trendingAt: timestamp('trending_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('simple', coalesce(alt_text, '')), 'C')`,
+    ),
+  },
+  (t) => [
+    index('items_search_idx').using('gin', t.searchVector),
+    index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
+    index('items_tags_idx').using('gin', t.tags),
+    index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),
+    index('items_type_created_idx').on(t.type, t.createdAt.desc(), t.id),
+  ],
+);
+
+export const renditions = pgTable(
+  'renditions',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    format: text('format', { enum: ['gif', 'webp', 'mp4', 'png', 'jpeg'] }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    frames: integer('frames').notNull().default(1),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** Path under DATA_DIR/media, content-addressed. */
+    path: text('path').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.name, t.format] })],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    nameEncoded: text('name_encoded').notNull(),
+    parentId: integer('parent_id'),
+    featuredItemId: text('featured_item_id').references(() => items.id, { onDelete: 'set null' }),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('categories_parent_name_key').on(sql`coalesce(${t.parentId}, 0)`, t.nameEncoded),
+  ],
+);
+
+export const itemCategories = pgTable(
+  'item_categories',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.categoryId] }),
+    index('item_categories_category_idx').on(t.categoryId),
+  ],
+);
+
+/** One row per user, item, kind and day: the trending signal counts each at most once a day. */
+export const itemEvents = pgTable(
+  'item_events',
+  {
+    itemId: text('item_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['view', 'copy', 'download', 'favorite'] }).notNull(),
+    day: date('day').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.userId, t.kind, t.day] })],
+);
+
+export const searchQueries = pgTable(
+  'search_queries',
+  {
+    query: text('query').notNull(),
+    day: date('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.query, t.day] })],
+);
+
+/** Landing page views: a daily count per path, no cookie, no personal data. */
+export const pageViews = pgTable(
+  'page_views',
+  {
+    day: date('day').notNull(),
+    path: text('path').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.path] })],
+);
+
+export const importJobs = pgTable('import_jobs', {
+  id: serial('id').primaryKey(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  summary: jsonb('summary'),
+});

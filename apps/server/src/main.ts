@@ -1,0 +1,46 @@
+import 'dotenv/config';
+import { ConfigError, loadConfig } from './config/env.ts';
+import { DataDirBusyError } from './db/embedded.ts';
+import { createLogger, startServer } from './server.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log = createLogger(config);
+  try {
+    const server = await startServer(config, log);
+    console.log(`\n  Sticky is running at ${server.url}\n`);
+    let isStopping = false;
+    const shutdown = (signal: string) => {
+      if (isStopping) return;
+      isStopping = true;
+      log.info({ signal }, 'shutting down');
+      server
+        .stop()
+        .then(() => process.exit(0))
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        });
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  } catch (error) {
+    if (error instanceof DataDirBusyError) {
+      console.error(error.message);
+      process.exit(75);
+    }
+    log.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, isAppError } from '../lib/app-error.ts';
+import { createResponseId } from '../lib/response-id.ts';
+
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+]);
+
+function isDatabaseDown(error: unknown): boolean {
+  const candidates = [error, (error as { cause?: unknown })?.cause];
+  return candidates.some((candidate) => {
+    const code = (candidate as { code?: string } | undefined)?.code;
+    const message = (candidate as Error | undefined)?.message ?? '';
+    return (
+      (code !== undefined && DATABASE_DOWN_CODES.has(code)) ||
+      message.includes('Connection terminated') ||
+      message.includes('timeout exceeded when trying to connect')
+    );
+  });
+}
+
+/** Turns anything thrown into our one error type, so there is one mapping to HTTP. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return new AppError('bad_request', fastifyError.message);
+  }
+  if (fastifyError.statusCode === 429) {
+    return new AppError('rate_limited', 'Too many requests, please slow down and try again.');
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new AppError('payload_too_large', 'Request body is too large.');
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new AppError('unsupported_media_type', fastifyError.message);
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return new AppError('bad_request', 'Request body is not valid JSON.');
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new AppError(
+      fastifyError.statusCode === 404 ? 'not_found' : 'bad_request',
+      fastifyError.message,
+    );
+  }
+  if (isDatabaseDown(error)) {
+    return new AppError('unavailable', 'The database is unavailable, please try again shortly.');
+  }
+  return new AppError('internal', 'Something went wrong on our side.');
+}
+
+export function isGiphyPath(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  if (error.status === 503) reply.header('retry-after', '5');
+  reply.status(error.status);
+  if (isGiphyPath(request.url)) {
+    return reply.send({
+      meta: { status: error.status, msg: error.message, response_id: createResponseId() },
+    });
+  }
+  return reply.send({ success: false, error: { code: error.code, message: error.message } });
+}
+
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    return sendError(request, reply, appError);
+  });
+});

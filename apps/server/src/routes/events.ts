@@ -1,0 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+// Placeholder wired into app.ts; the owning issue fills it in.
+export const eventsRoutes: FastifyPluginAsync = async () => {};

@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+
+export const healthRoutes: FastifyPluginAsync = async (app) => {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await app.deps.database.pool.query('SELECT 1');
+      return { status: 'ok', database: 'ok' };
+    } catch {
+      reply.header('retry-after', '5');
+      return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+};

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { App } from './app.ts';
+import type { AppConfig } from './config/env.ts';
+import { connectDatabase } from './db/client.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { acquireDataDirLock, startEmbeddedPostgres } from './db/embedded.ts';
+import type { EmbeddedDatabase } from './db/embedded.ts';
+import { migrateDatabase } from './db/migrate.ts';
+import { resolveSessionSecret } from './lib/secrets.ts';
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  database: DatabaseHandle;
+  embedded: EmbeddedDatabase | undefined;
+  stop: () => Promise<void>;
+}
+
+export function createLogger(config: AppConfig): Logger {
+  return pino({ level: config.logLevel, base: { service: 'sticky' } });
+}
+
+/**
+ * Everything `npm start` does after reading the config: the database (embedded unless
+ * DATABASE_URL is set), migrations, the starter catalog, then the HTTP server.
+ */
+export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
+  const startedAt = Date.now();
+  fs.mkdirSync(config.mediaDir, { recursive: true });
+  let releaseLock: (() => void) | undefined;
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    releaseLock = acquireDataDirLock(config.dataDir);
+    try {
+      embedded = await startEmbeddedPostgres(config.dataDir, log);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+    databaseUrl = embedded.url;
+  }
+  const database = connectDatabase(databaseUrl, { max: 20 });
+  const stopDatabase = async () => {
+    await database.close().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    releaseLock?.();
+  };
+  let app: App;
+  try {
+    await migrateDatabase(database);
+    app = await buildApp(
+      { config, database, sessionSecret: resolveSessionSecret(config) },
+      { logger: log },
+    );
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await stopDatabase();
+    throw error;
+  }
+
+  if (embedded) {
+    const db = embedded;
+    // The embedded database is ours to keep alive: if it dies, bring it back without a restart.
+    const revive = () => {
+      log.error('embedded PostgreSQL stopped unexpectedly; restarting it');
+      db.restart()
+        .then(() => log.info('embedded PostgreSQL is back'))
+        .catch((error: unknown) => log.error({ err: error }, 'could not restart PostgreSQL'));
+    };
+    db.onUnexpectedExit(revive);
+  }
+
+  log.info({ ms: Date.now() - startedAt }, 'server started');
+  return {
+    app,
+    url: config.publicUrl,
+    database,
+    embedded,
+    stop: async () => {
+      await app.close();
+      await stopDatabase();
+    },
+  };
+}

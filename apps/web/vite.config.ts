@@ -1,0 +1,19 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/v1': 'http://localhost:3000',
+      '/media': 'http://localhost:3000',
+      '/oidc': 'http://localhost:3000',
+    },
+  },
+});

@@ -1,0 +1,3 @@
+export * from './giphy.ts';
+export * from './auth.ts';
+export * from './api.ts';
