@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { AppConfig } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { crossSitePlugin } from './plugins/cross-site.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   await app.register(securityPlugin);
   await app.register(cookie, { secret: deps.sessionSecret });
   await app.register(rateLimit, { global: false });
+  await app.register(crossSitePlugin);
   await app.register(sessionPlugin);
 
   await app.register(healthRoutes);

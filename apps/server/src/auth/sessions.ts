@@ -1,0 +1,102 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { SessionUser } from '@sticky/contracts';
+import type { AppConfig } from '../config/env.ts';
+import type { Database } from '../db/client.ts';
+import { sessions, users } from '../db/schema.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Sliding expiry is written at most this often per session, not on every request. */
+const SESSION_TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+export function sessionCookieName(config: AppConfig): string {
+  return config.isHttps ? '__Host-sticky_session' : 'sticky_session';
+}
+
+export function sessionCookieOptions(config: AppConfig) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: config.isHttps,
+    maxAge: SESSION_TTL_MS / 1000,
+  };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A brand-new session (never reuses one: no fixation). Returns the token for the cookie. */
+export async function createSession(db: Database, userId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return token;
+}
+
+export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      picture: users.picture,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  if (!row) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS) })
+      .where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { id: row.id, name: row.name, email: row.email, picture: row.picture };
+}
+
+export async function deleteSession(db: Database, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+export async function purgeExpiredSessions(db: Database): Promise<number> {
+  const deleted = await db
+    .delete(sessions)
+    .where(lt(sessions.expiresAt, new Date()))
+    .returning({ tokenHash: sessions.tokenHash });
+  return deleted.length;
+}
+
+export interface UserClaims {
+  issuer: string;
+  subject: string;
+  email: string;
+  name: string;
+  picture: string | null;
+}
+
+/** Creates the user on first sign-in, refreshes name, email and picture afterwards. */
+export async function upsertUser(db: Database, claims: UserClaims): Promise<SessionUser> {
+  const [row] = await db
+    .insert(users)
+    .values({ id: randomUUID(), ...claims })
+    .onConflictDoUpdate({
+      target: [users.issuer, users.subject],
+      set: {
+        email: claims.email,
+        name: claims.name,
+        picture: claims.picture,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning({ id: users.id, name: users.name, email: users.email, picture: users.picture });
+  return row!;
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses state-changing requests that come from another site. Browsers send Sec-Fetch-Site
+ * and Origin on cross-site writes; a request with neither is not from a browser page
+ * (curl, server to server) and carries no ambient cookie risk of that kind.
+ */
+export const crossSitePlugin = fp(async (app: FastifyInstance) => {
+  const allowedOrigin = new URL(app.deps.config.publicUrl).origin;
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    // The local sign-in issuer receives its own form posts; oidc-provider checks those.
+    if (request.url.startsWith('/oidc/')) return;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+      throw new AppError('forbidden', 'Cross-site requests are not allowed.');
+    }
+    const origin = request.headers.origin;
+    if (origin && origin !== allowedOrigin && origin !== `${request.protocol}://${request.host}`) {
+      throw new AppError('forbidden', 'Cross-site requests are not allowed.');
+    }
+  });
+});
