@@ -1,0 +1,1 @@
+export { CategoriesPanel } from './categories-panel.tsx';

@@ -1,0 +1,1 @@
+export { FavoritesPage } from './favorites-page.tsx';

@@ -1,0 +1,1 @@
+export { ItemPage } from './item-page.tsx';
