@@ -2,3 +2,4 @@ export * from './giphy.ts';
 export * from './auth.ts';
 export * from './api.ts';
 export * from './credits.ts';
+export * from './favorites.ts';

@@ -1,4 +1,33 @@
+import type { ClientConfig } from '@sticky/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import type { AppConfig } from '../config/env.ts';
 
-// Placeholder wired into app.ts; the owning issue fills it in.
-export const configRoutes: FastifyPluginAsync = async () => {};
+/**
+ * The key the SPA's GIPHY client sends to our own `/v1` in local mode. `/v1` authorises the
+ * browser by its session cookie; the SDK insists on sending some `api_key`.
+ */
+export const localApiKey = 'sticky-web';
+
+export function buildClientConfig(config: AppConfig): ClientConfig {
+  const analyticsScriptUrl = config.analyticsScriptUrl ?? null;
+  if (config.giphy) {
+    // GIPHY's key is public by design: GIPHY requires the browser to call it directly.
+    return {
+      source: 'giphy',
+      apiKey: config.giphy.apiKey,
+      apiUrl: config.giphy.apiUrl,
+      analyticsScriptUrl,
+    };
+  }
+  return { source: 'local', apiKey: localApiKey, analyticsScriptUrl };
+}
+
+/** What the SPA needs at run time: where content comes from and which scripts to load. */
+export const configRoutes: FastifyPluginAsync = async (app) => {
+  const clientConfig = buildClientConfig(app.deps.config);
+  app.get('/', async (_request, reply): Promise<ClientConfig> => {
+    // Short: a restart with another content source must reach open tabs soon.
+    reply.header('cache-control', 'public, max-age=60');
+    return clientConfig;
+  });
+};

@@ -1,0 +1,42 @@
+import { clientConfigSchema } from '@sticky/contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+
+describe('GET /api/config', () => {
+  let testApp: TestApp | undefined;
+  afterEach(async () => {
+    await testApp?.close();
+    testApp = undefined;
+  });
+
+  it('points the SPA at our own catalog by default, without a session', async () => {
+    testApp = await createTestApp();
+    const response = await testApp.app.inject('/api/config');
+    expect(response.statusCode).toBe(200);
+    const body = clientConfigSchema.parse(response.json());
+    expect(body).toEqual({ source: 'local', apiKey: expect.any(String), analyticsScriptUrl: null });
+    expect(body.apiKey).not.toBe('');
+  });
+
+  it('hands out GIPHY’s public key and API base in giphy mode, and the analytics script', async () => {
+    testApp = await createTestApp({
+      GIPHY_API_KEY: 'test-key',
+      GIPHY_API_URL: 'http://127.0.0.1:9/v1',
+      ANALYTICS_SCRIPT_URL: 'https://stats.example.com/script.js',
+    });
+    const response = await testApp.app.inject('/api/config');
+    expect(clientConfigSchema.parse(response.json())).toEqual({
+      source: 'giphy',
+      apiKey: 'test-key',
+      apiUrl: 'http://127.0.0.1:9/v1',
+      analyticsScriptUrl: 'https://stats.example.com/script.js',
+    });
+  });
+
+  it('defaults the GIPHY API base to GIPHY itself', async () => {
+    testApp = await createTestApp({ GIPHY_API_KEY: 'k' });
+    const body = (await testApp.app.inject('/api/config')).json();
+    expect(body.apiUrl).toBe('https://api.giphy.com/v1');
+  });
+});
