@@ -2,4 +2,5 @@ export * from './giphy.ts';
 export * from './auth.ts';
 export * from './api.ts';
 export * from './credits.ts';
+export * from './analytics.ts';
 export * from './favorites.ts';
