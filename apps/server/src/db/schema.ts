@@ -108,12 +108,18 @@ export const items = pgTable(
     trendingAt: timestamp('trending_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Exact words (simple + unaccent): what search matches first and typo correction learns. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('simple', coalesce(title, '')), 'A') || setweight(to_tsvector('simple', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('simple', coalesce(alt_text, '')), 'C')`,
+      sql`setweight(to_tsvector('sticky_simple', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_simple', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_simple', coalesce(alt_text, '')), 'C')`,
+    ),
+    /** English stems (+ unaccent), so "dancing cats" also finds "dance" and "cat", ranked lower. */
+    searchVectorStem: tsvector('search_vector_stem').generatedAlwaysAs(
+      sql`setweight(to_tsvector('sticky_english', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_english', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_english', coalesce(alt_text, '')), 'C')`,
     ),
   },
   (t) => [
     index('items_search_idx').using('gin', t.searchVector),
+    index('items_search_stem_idx').using('gin', t.searchVectorStem),
     index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('items_tags_idx').using('gin', t.tags),
     index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),
@@ -193,6 +199,29 @@ export const searchQueries = pgTable(
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.query, t.day] })],
+);
+
+/**
+ * Every distinct word of the catalog's search text (kept by a trigger on items), so a misspelt
+ * query word can be corrected to a word that exists.
+ */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`),
+]);
+
+/**
+ * Each term under itself and with one letter deleted: two words one edit apart (a swap, a
+ * missing, extra or wrong letter) share a variant, found by an index lookup.
+ */
+export const searchTermVariants = pgTable(
+  'search_term_variants',
+  {
+    variant: text('variant').notNull(),
+    term: text('term')
+      .notNull()
+      .references(() => searchTerms.term, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.variant, t.term] })],
 );
 
 /** Landing page views: a daily count per path, no cookie, no personal data. */
