@@ -1,4 +1,35 @@
-// Placeholder so the router builds; the web-app issue replaces it.
+import {
+  ContentGrid,
+  TypeSwitcher,
+  trendingQueryOptions,
+  useContentFilter,
+} from '@/features/content';
+import bannerUrl from './banner.svg';
+
+const homeColumns = { small: 2, medium: 3, large: 4 };
+
+/** Spec §2 Home: banner, the type switcher with the Trending label, trending in masonry. */
 export function HomePage() {
-  return <h1>Trending</h1>;
+  const [filter] = useContentFilter();
+  return (
+    <div className="flex flex-col gap-4">
+      <img
+        src={bannerUrl}
+        alt="Sticky: GIFs, stickers and animated text for every mood"
+        width={1200}
+        height={200}
+        className="h-auto w-full rounded-2xl"
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-extrabold">Trending</h1>
+        <TypeSwitcher />
+      </div>
+      <ContentGrid
+        query={trendingQueryOptions(filter)}
+        columns={homeColumns}
+        label="Trending"
+        emptyState={<p className="py-10 text-center text-zinc-300">Nothing is trending yet.</p>}
+      />
+    </div>
+  );
 }

@@ -1,4 +1,33 @@
-// Placeholder so the router builds; the web-app issue replaces it.
+import { useParams } from 'react-router';
+import {
+  ContentGrid,
+  TypeSwitcher,
+  searchQueryOptions,
+  useContentFilter,
+} from '@/features/content';
+
+const searchColumns = { small: 2, medium: 3, large: 4 };
+
+/** Spec §2 Search results: the query as heading, the switcher on the left, the grid. */
 export function SearchPage() {
-  return <h1>Search</h1>;
+  const { query: rawQuery = '' } = useParams();
+  const query = rawQuery.trim();
+  const [filter] = useContentFilter();
+  return (
+    <div className="flex flex-col gap-4">
+      <h1 className="text-3xl font-extrabold break-words">{query}</h1>
+      <TypeSwitcher className="self-start" />
+      <ContentGrid
+        key={`${filter}:${query}`}
+        query={searchQueryOptions(query, filter)}
+        columns={searchColumns}
+        label={`Results for ${query}`}
+        emptyState={
+          <p className="py-10 text-center text-zinc-300">
+            No Gifs found for {query}. Try searching for Stickers instead?
+          </p>
+        }
+      />
+    </div>
+  );
 }

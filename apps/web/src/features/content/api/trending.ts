@@ -1,0 +1,22 @@
+import type { ContentFilter } from '@sticky/contracts';
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { getContentClient } from '../content-client.ts';
+import type { ContentPage } from '../content-types.ts';
+import { contentLimits } from '../content-types.ts';
+import { getNextOffset, toContentPage } from './paging.ts';
+
+/** Spec §7: trending, 25 a page, rating g, of the filter's type. */
+export async function fetchTrending(type: ContentFilter, offset: number): Promise<ContentPage> {
+  const { gf } = await getContentClient();
+  const limit = contentLimits.pageSize;
+  const result = await gf.trending({ limit, offset, type, rating: 'g' });
+  return toContentPage(result, offset, limit);
+}
+
+export const trendingQueryOptions = (type: ContentFilter) =>
+  infiniteQueryOptions({
+    queryKey: ['content', 'trending', type],
+    queryFn: ({ pageParam }) => fetchTrending(type, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: getNextOffset,
+  });

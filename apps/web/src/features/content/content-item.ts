@@ -1,0 +1,114 @@
+import type { ItemType } from '@sticky/contracts';
+import type { ContentItem, ContentRendition, ContentUser } from './content-types.ts';
+import { itemTypes } from './content-types.ts';
+
+export function isItemType(value: string | undefined): value is ItemType {
+  return (itemTypes as readonly string[]).includes(value ?? '');
+}
+
+/** The route segment for an item: GIPHY marks stickers by `type` or by `is_sticker`. */
+export function getItemType(item: ContentItem): ItemType {
+  const type = item.type as string;
+  if (type === 'sticker' || item.is_sticker) return 'sticker';
+  if (type === 'text') return 'text';
+  return 'gif';
+}
+
+/** `/:type/:slug`; the slug always ends with the id, which the item page reads back. */
+export function getItemPath(item: ContentItem): string {
+  const id = String(item.id);
+  const slug = item.slug && item.slug.endsWith(id) ? item.slug : id;
+  return `/${getItemType(item)}/${encodeURIComponent(slug)}`;
+}
+
+/** Spec: the item id is the last dash-separated segment of the slug. */
+export function getIdFromSlug(slug: string): string {
+  return slug.split('-').pop() ?? slug;
+}
+
+export function getAltText(item: ContentItem): string {
+  const alt = item.alt_text?.trim();
+  if (alt) return alt;
+  const title = item.title?.trim();
+  if (title) return title;
+  return getItemType(item) === 'sticker' ? 'Sticker' : 'GIF';
+}
+
+export function getItemUser(item: ContentItem): ContentUser | undefined {
+  const user = item.user as ContentUser | undefined;
+  if (!user || (!user.username && !user.display_name)) return undefined;
+  return user;
+}
+
+/** Width over height of the grid rendition, so the tile's box is right before it loads. */
+export function getAspectRatio(item: ContentItem): number {
+  for (const rendition of [item.images?.fixed_width, item.images?.original]) {
+    const width = Number(rendition?.width);
+    const height = Number(rendition?.height);
+    if (width > 0 && height > 0) return width / height;
+  }
+  return 1;
+}
+
+type RenditionWithWebp = ContentRendition & { webp?: string };
+
+export interface ImageSources {
+  /** Animated WebP, when the rendition has one. */
+  webp: string | undefined;
+  /** GIF (or whatever the rendition's `url` is), the fallback every browser shows. */
+  url: string | undefined;
+  width: number;
+  height: number;
+}
+
+export function getRenditionSources(rendition: ContentRendition | undefined): ImageSources | null {
+  if (!rendition || (!rendition.url && !(rendition as RenditionWithWebp).webp)) return null;
+  const webp = (rendition as RenditionWithWebp).webp || undefined;
+  return {
+    webp,
+    url: rendition.url || webp,
+    width: Number(rendition.width) || 0,
+    height: Number(rendition.height) || 0,
+  };
+}
+
+const detailCandidates = [
+  'original',
+  'downsized_large',
+  'downsized_medium',
+  'downsized',
+  'fixed_width',
+  'fixed_height',
+  'fixed_width_small',
+  'fixed_height_small',
+] as const;
+
+/**
+ * The largest rendition whose width fits `maxWidth` (CSS pixels times the device ratio);
+ * when none fits, the smallest one, scaled down by the browser.
+ */
+export function pickDetailRendition(
+  item: ContentItem,
+  maxWidth: number,
+): { name: string; rendition: ContentRendition } | null {
+  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const available = detailCandidates
+    .map((name) => ({ name, rendition: images?.[name] }))
+    .filter(
+      (entry): entry is { name: (typeof detailCandidates)[number]; rendition: ContentRendition } =>
+        Boolean(entry.rendition?.url) && Number(entry.rendition?.width) > 0,
+    )
+    .sort((a, b) => Number(b.rendition.width) - Number(a.rendition.width));
+  if (available.length === 0) return null;
+  return (
+    available.find((entry) => Number(entry.rendition.width) <= maxWidth) ??
+    available[available.length - 1]!
+  );
+}
+
+/** The still frame that matches a rendition, for paused and reduced-motion views. */
+export function getStillFor(item: ContentItem, name: string): ContentRendition | undefined {
+  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const base = name === 'downsized_large' || name === 'downsized_medium' ? 'downsized' : name;
+  return images?.[`${base}_still`] ?? images?.original_still;
+}

@@ -1,0 +1,34 @@
+import type { ContentFilter } from '@sticky/contracts';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+import { contentFilters } from '../content-types.ts';
+
+export function parseContentFilter(value: string | null): ContentFilter {
+  return (contentFilters as readonly string[]).includes(value ?? '')
+    ? (value as ContentFilter)
+    : 'gifs';
+}
+
+/**
+ * The content filter lives in the URL (`?type=`), so it is shareable, survives a reload and
+ * is the same on home and search. `gifs` is the default and is left out of the URL.
+ */
+export function useContentFilter(): [ContentFilter, (next: ContentFilter) => void] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filter = parseContentFilter(searchParams.get('type'));
+  const setFilter = useCallback(
+    (next: ContentFilter) => {
+      setSearchParams(
+        (current) => {
+          const params = new URLSearchParams(current);
+          if (next === 'gifs') params.delete('type');
+          else params.set('type', next);
+          return params;
+        },
+        { preventScrollReset: true },
+      );
+    },
+    [setSearchParams],
+  );
+  return [filter, setFilter];
+}

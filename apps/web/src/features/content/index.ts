@@ -1,0 +1,32 @@
+export { categoriesQueryOptions, subcategoriesQueryOptions } from './api/categories.ts';
+export { categoryItemsQueryOptions } from './api/category-items.ts';
+export { clientConfigQueryOptions } from './api/client-config.ts';
+export { downloadMedia } from './api/download.ts';
+export { recordItemEvent } from './api/events.ts';
+export type { ItemEventType } from './api/events.ts';
+export { itemQueryOptions } from './api/item.ts';
+export { itemsByIdsQueryOptions } from './api/items-by-ids.ts';
+export { relatedQueryOptions } from './api/related.ts';
+export { searchQueryOptions } from './api/search.ts';
+export { trendingQueryOptions } from './api/trending.ts';
+export { ContentGrid } from './components/content-grid.tsx';
+export type { ContentGridProps } from './components/content-grid.tsx';
+export { ErrorState } from './components/error-state.tsx';
+export { LoadingIndicator } from './components/loading-indicator.tsx';
+export { PoweredByGiphy } from './components/powered-by-giphy.tsx';
+export { TypeSwitcher } from './components/type-switcher.tsx';
+export {
+  getAltText,
+  getIdFromSlug,
+  getItemPath,
+  getItemType,
+  getItemUser,
+  getRenditionSources,
+  getStillFor,
+  isItemType,
+  pickDetailRendition,
+} from './content-item.ts';
+export { contentLimits } from './content-types.ts';
+export type { ContentCategory, ContentItem, ContentPage, ContentUser } from './content-types.ts';
+export { useContentFilter } from './hooks/use-content-filter.ts';
+export { usePrefersReducedMotion } from './hooks/use-media-query.ts';
