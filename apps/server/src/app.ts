@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { SessionUser } from '@sticky/contracts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { localIssuerRoutes } from './auth/local-issuer.ts';
 import type { AppConfig } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(localIssuerRoutes, { prefix: '/oidc' });
   await app.register(favoritesRoutes, { prefix: '/api/favorites' });
   await app.register(configRoutes, { prefix: '/api/config' });
   await app.register(analyticsRoutes, { prefix: '/api/analytics' });

@@ -1,0 +1,101 @@
+import Fastify from 'fastify';
+import { localIssuerPlugin } from '../auth/local-issuer.ts';
+import type { LocalIssuerClient } from '../auth/local-issuer.ts';
+import { findFreePort } from '../db/embedded.ts';
+import { createTestApp } from './app.ts';
+import type { TestApp } from './app.ts';
+import { readForm } from './browser.ts';
+import type { TestBrowser } from './browser.ts';
+
+export interface ListeningTestApp extends TestApp {
+  /** The app's PUBLIC_URL, which is also where it listens. */
+  baseUrl: string;
+}
+
+/**
+ * The real app on a real port, with PUBLIC_URL matching it: what sign-in needs, since the
+ * issuer sends the browser back to PUBLIC_URL and the app discovers its local issuer there.
+ */
+export async function startListeningApp(
+  env: Record<string, string> = {},
+): Promise<ListeningTestApp> {
+  const port = await findFreePort();
+  const baseUrl = `http://localhost:${port}`;
+  const testApp = await createTestApp({ PUBLIC_URL: baseUrl, ...env });
+  await testApp.app.listen({ port, host: '127.0.0.1' });
+  return { ...testApp, baseUrl };
+}
+
+export interface TestIssuer {
+  issuer: string;
+  client: LocalIssuerClient;
+  /** Environment that points the app at this issuer as a generic OpenID Connect provider. */
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+/**
+ * A second, independent OpenID Connect issuer on its own port (oidc-provider, same pages as
+ * the local issuer) for cases the app's own local issuer never produces.
+ */
+export async function startTestIssuer(options: {
+  redirectUri: string;
+  isEmailVerified?: boolean;
+}): Promise<TestIssuer> {
+  const port = await findFreePort();
+  const issuer = `http://127.0.0.1:${port}/oidc`;
+  const client = {
+    clientId: 'sticky-test-client',
+    clientSecret: 'sticky-test-client-secret-0123456789',
+    redirectUri: options.redirectUri,
+  };
+  const server = Fastify({ logger: false });
+  await server.register(localIssuerPlugin, {
+    prefix: '/oidc',
+    issuer,
+    client,
+    isEmailVerified: options.isEmailVerified,
+  });
+  await server.listen({ port, host: '127.0.0.1' });
+  return {
+    issuer,
+    client,
+    env: {
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: client.clientId,
+      OIDC_CLIENT_SECRET: client.clientSecret,
+      OIDC_DISPLAY_NAME: 'Test issuer',
+    },
+    close: () => server.close(),
+  };
+}
+
+export const isCallbackUrl = (url: URL) => url.pathname === '/api/auth/callback';
+
+/**
+ * Plays the person at the issuer: from an authorization URL (or /api/auth/googleAuth) to the
+ * sign-in page, fills it in and submits it. Returns the callback URL the issuer sends the
+ * browser to, without visiting it.
+ */
+export async function reachCallback(
+  browser: TestBrowser,
+  startUrl: string,
+  person: { name: string; email: string },
+): Promise<string> {
+  const toPage = await browser.navigate(startUrl, {}, { stopAt: isCallbackUrl });
+  if (toPage.last.status !== 200) {
+    throw new Error(`expected the sign-in page, got ${toPage.last.status} at ${toPage.url}`);
+  }
+  const form = readForm(toPage.last.body, toPage.last.url);
+  const submitted = await browser.navigate(
+    form.action,
+    { form: { ...form.fields, ...person } },
+    { stopAt: isCallbackUrl },
+  );
+  if (!isCallbackUrl(new URL(submitted.url))) {
+    throw new Error(
+      `expected to be sent to the callback, ended at ${submitted.url}: ${submitted.last.status} ${submitted.last.body.slice(0, 500)}`,
+    );
+  }
+  return submitted.url;
+}
