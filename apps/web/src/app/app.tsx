@@ -1,6 +1,18 @@
 import { RouterProvider } from 'react-router';
-import { router } from './router.tsx';
+import { meQueryOptions } from '@/features/auth';
+import { AppProviders } from './providers.tsx';
+import { createQueryClient } from './query-client.ts';
+import { createAppRouter } from './router.tsx';
+
+const queryClient = createQueryClient();
+// Every screen waits for the session check: start it now, alongside the first route's code.
+void queryClient.prefetchQuery(meQueryOptions);
+const router = createAppRouter();
 
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
 }

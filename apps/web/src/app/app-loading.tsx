@@ -1,0 +1,18 @@
+import { Logo } from '@/components/logo.tsx';
+import { PageLoader } from '@/components/spinner.tsx';
+
+/** Shown while the first screen's code downloads (React Router's HydrateFallback). */
+export function AppLoading() {
+  return (
+    <>
+      <header className="border-b border-white/10 bg-gray-950/95">
+        <div className="mx-auto flex h-16 max-w-7xl items-center px-4">
+          <Logo />
+        </div>
+      </header>
+      <main id="main-content" className="flex-1">
+        <PageLoader />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'react';
+import type { MouseEvent } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { SignInDialogProvider } from '@/features/auth';
+import { SiteFooter, SiteHeader } from '@/features/navigation';
+
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return (
+    <div
+      className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-violet-500/20"
+      aria-hidden="true"
+      data-testid="navigation-progress"
+    >
+      <div className="h-full w-2/5 bg-gradient-to-r from-violet-400 to-pink-400 motion-safe:animate-progress" />
+    </div>
+  );
+}
+
+/** Spec §2: one layout for every route: header, the routed screen, footer. */
+export function RootLayout() {
+  const mainRef = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const previousPathname = useRef(pathname);
+
+  useEffect(() => {
+    // A new screen: move focus to it, so keyboard and screen-reader users start there
+    // instead of on a link that no longer exists.
+    if (previousPathname.current === pathname) return;
+    previousPathname.current = pathname;
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
+  const skipToContent = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    mainRef.current?.focus();
+  };
+
+  return (
+    <SignInDialogProvider>
+      <a
+        href="#main-content"
+        onClick={skipToContent}
+        className="sr-only rounded-lg bg-violet-500 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+      >
+        Skip to content
+      </a>
+      <NavigationProgress />
+      <SiteHeader />
+      <main
+        ref={mainRef}
+        id="main-content"
+        tabIndex={-1}
+        aria-busy={navigation.state !== 'idle'}
+        className="flex-1 focus:outline-none"
+      >
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <ScrollRestoration />
+    </SignInDialogProvider>
+  );
+}

@@ -1,0 +1,11 @@
+/** Class lists shared by buttons and button-like links, so every call to action looks alike. */
+const base =
+  'inline-flex items-center justify-center gap-2 rounded-full font-semibold transition-colors ' +
+  'disabled:cursor-not-allowed aria-disabled:cursor-progress';
+
+export const buttonStyles = {
+  primary: `${base} bg-violet-500 px-5 py-2.5 text-white hover:bg-violet-400 aria-disabled:bg-violet-500/70`,
+  secondary: `${base} border border-white/20 bg-white/5 px-4 py-2 text-white hover:bg-white/10`,
+  ghost: `${base} px-3 py-2 text-gray-200 hover:bg-white/10 hover:text-white`,
+  icon: `${base} size-10 text-gray-200 hover:bg-white/10 hover:text-white`,
+} as const;

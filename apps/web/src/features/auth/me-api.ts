@@ -1,0 +1,34 @@
+import type { SessionUser } from '@sticky/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiGet } from '@/lib/api-client.ts';
+
+export const meQueryKey = ['auth', 'me'] as const;
+
+/**
+ * `GET /api/auth/me`: the signed-in user, or null. Spec §8: a failed session check is silent
+ * and the visitor is treated as signed out. The contract (and zod with it) is imported on
+ * demand, so it downloads while the request is in flight instead of growing the first chunk.
+ */
+export async function fetchMe(signal?: AbortSignal): Promise<SessionUser | null> {
+  try {
+    const answer = await apiGet(
+      '/api/auth/me',
+      import('@sticky/contracts').then((module) => module.meResponseSchema),
+      { signal, acceptStatuses: [401] },
+    );
+    return answer.success ? answer.user : null;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    console.warn('Session check failed; continuing signed out.', error);
+    return null;
+  }
+}
+
+export const meQueryOptions = queryOptions({
+  queryKey: meQueryKey,
+  queryFn: ({ signal }) => fetchMe(signal),
+  staleTime: 5 * 60_000,
+  retry: false,
+  // Coming back to the tab after a while re-checks the session (it may have ended elsewhere).
+  refetchOnWindowFocus: true,
+});

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { notify } from '@/lib/notify.ts';
+import { meQueryKey } from './me-api.ts';
+import { postLogout } from './logout-api.ts';
+
+/**
+ * Spec §7: on success clear the user, toast 'Logged Out' and go to /landing; otherwise toast
+ * 'Something went wrong' and stay signed in.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: postLogout,
+    onSuccess: async (answer) => {
+      if (!answer.success) {
+        void notify('error', 'Something went wrong');
+        return;
+      }
+      queryClient.setQueryData(meQueryKey, null);
+      void notify('success', 'Logged Out');
+      await navigate('/landing', { replace: true });
+      // Nothing the previous user saw may survive into the next session on this tab. Only
+      // now: removing queries the signed-in page still watches would make it refetch them.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryKey[0] });
+    },
+    onError: (error) => {
+      console.error('Logout failed', error);
+      void notify('error', 'Something went wrong');
+    },
+  });
+}

@@ -1,0 +1,21 @@
+const marker = 'data-sticky-analytics';
+
+/**
+ * Adds the operator's web-analytics script (ANALYTICS_SCRIPT_URL, spec §7) once. The
+ * Content-Security-Policy allows exactly that script's origin; nothing is inlined.
+ */
+export function loadAnalyticsScript(url: string): void {
+  if (document.querySelector(`script[${marker}]`)) return;
+  let source: URL;
+  try {
+    source = new URL(url, window.location.origin);
+  } catch {
+    return;
+  }
+  if (source.protocol !== 'https:' && source.origin !== window.location.origin) return;
+  const script = document.createElement('script');
+  script.src = source.href;
+  script.defer = true;
+  script.setAttribute(marker, '');
+  document.head.append(script);
+}

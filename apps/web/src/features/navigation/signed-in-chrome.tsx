@@ -1,0 +1,68 @@
+import type { SessionUser } from '@sticky/contracts';
+import { ChevronDown, Heart } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { mediumScreenQuery, useMediaQuery } from '@/lib/use-media-query.ts';
+import { CategoriesDialog } from './categories-dialog.tsx';
+import { UserMenu } from './user-menu.tsx';
+
+export { SearchBox } from './search-box.tsx';
+
+/** The signed-in half of the header row: Categories, Favorite GIFs and the user menu. */
+export function SignedInNav({ user }: { user: SessionUser }) {
+  const isMediumScreen = useMediaQuery(mediumScreenQuery);
+  const [isCategoriesOpen, setIsCategoriesOpen] = useState(false);
+  const [returnFocusTo, setReturnFocusTo] = useState<HTMLElement | null>(null);
+  const categoriesButtonRef = useRef<HTMLButtonElement>(null);
+  const avatarRef = useRef<HTMLButtonElement>(null);
+
+  // Spec §2: the panel closes on navigation, whichever link (or Back) caused it.
+  const { pathname } = useLocation();
+  const [openedAt, setOpenedAt] = useState(pathname);
+  if (pathname !== openedAt) {
+    setOpenedAt(pathname);
+    if (isCategoriesOpen) setIsCategoriesOpen(false);
+  }
+
+  const openCategories = (from: HTMLElement | null) => {
+    setReturnFocusTo(from);
+    setIsCategoriesOpen(true);
+  };
+
+  return (
+    <nav aria-label="Main" className="flex items-center gap-1 sm:gap-2">
+      <button
+        ref={categoriesButtonRef}
+        type="button"
+        className={`${buttonStyles.ghost} hidden md:inline-flex`}
+        aria-haspopup="dialog"
+        aria-expanded={isCategoriesOpen}
+        onClick={() => openCategories(categoriesButtonRef.current)}
+      >
+        Categories
+        <ChevronDown className="size-4" aria-hidden="true" />
+      </button>
+      <NavLink
+        to="/favorite"
+        className={({ isActive }) =>
+          `${buttonStyles.ghost} ${isActive ? 'bg-white/10 text-white' : ''}`
+        }
+      >
+        <Heart className="size-4 text-pink-400" aria-hidden="true" />
+        Favorite GIFs
+      </NavLink>
+      <UserMenu
+        ref={avatarRef}
+        user={user}
+        showCategories={!isMediumScreen}
+        onOpenCategories={() => openCategories(avatarRef.current)}
+      />
+      <CategoriesDialog
+        open={isCategoriesOpen}
+        onOpenChange={setIsCategoriesOpen}
+        returnFocusTo={returnFocusTo}
+      />
+    </nav>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ClientConfig } from '@sticky/contracts';
+import { queryOptions } from '@tanstack/react-query';
+import { apiGet } from './api-client.ts';
+
+/** `GET /api/config`: where content comes from and which optional scripts to load. */
+export function fetchClientConfig(signal?: AbortSignal): Promise<ClientConfig> {
+  return apiGet(
+    '/api/config',
+    import('@sticky/contracts').then((module) => module.clientConfigSchema),
+    { signal },
+  );
+}
+
+export const clientConfigQueryOptions = queryOptions({
+  queryKey: ['config'],
+  queryFn: ({ signal }) => fetchClientConfig(signal),
+  // The server sends it with max-age=60; it only changes when the server restarts.
+  staleTime: 5 * 60_000,
+});
