@@ -1,1 +1,3 @@
 export { FavoritesPage } from './favorites-page.tsx';
+export { useFavorites } from './use-favorites.ts';
+export type { FavoritesState } from './use-favorites.ts';

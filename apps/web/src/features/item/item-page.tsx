@@ -1,4 +1,82 @@
-// Placeholder so the router builds; the web-app issue replaces it.
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import {
+  ContentGrid,
+  ErrorState,
+  LoadingIndicator,
+  getIdFromSlug,
+  getItemType,
+  isItemType,
+  itemQueryOptions,
+  recordItemEvent,
+  relatedQueryOptions,
+} from '@/features/content';
+import type { ContentItem } from '@/features/content';
+import { CreatorInfo } from './creator-info.tsx';
+import { ItemActions } from './item-actions.tsx';
+import { ItemMedia } from './item-media.tsx';
+
+const relatedColumns = { small: 2, medium: 3, large: 3 };
+
+function RelatedItems({ item }: { item: ContentItem }) {
+  return (
+    <section aria-labelledby="related-heading" className="flex flex-col gap-3">
+      <h2 id="related-heading" className="text-xl font-bold">
+        Related Gifs
+      </h2>
+      <ContentGrid
+        query={relatedQueryOptions(String(item.id), getItemType(item))}
+        columns={relatedColumns}
+        skipFirst
+        label="Related Gifs"
+        emptyState={<p className="py-6 text-gray-300">No related Gifs found</p>}
+      />
+    </section>
+  );
+}
+
+function ItemDetail({ id, slug }: { id: string; slug: string }) {
+  const { data: item, error, isPending, refetch } = useQuery(itemQueryOptions(id));
+
+  useEffect(() => {
+    if (item) void recordItemEvent('view', String(item.id));
+  }, [item]);
+
+  if (isPending) return <LoadingIndicator />;
+  if (error) return <ErrorState message={error.message} onRetry={() => void refetch()} />;
+
+  return (
+    <div className="flex flex-col gap-8">
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
+        <aside>
+          <CreatorInfo item={item} />
+        </aside>
+        <div className="flex min-w-0 flex-col gap-3">
+          <h1 className="text-2xl font-extrabold break-words">{item.title || 'Untitled'}</h1>
+          <div className="flex flex-col gap-3 md:flex-row md:items-start">
+            <div className="min-w-0 flex-1">
+              <ItemMedia item={item} />
+            </div>
+            <ItemActions item={item} slug={slug} />
+          </div>
+        </div>
+      </div>
+      <RelatedItems key={String(item.id)} item={item} />
+    </div>
+  );
+}
+
+/** Spec §2 item detail, `/:type/:slug`: the type is checked, the id is the slug's end. */
 export function ItemPage() {
-  return <h1>Item</h1>;
+  const { type, slug = '' } = useParams();
+  if (!isItemType(type)) {
+    return (
+      <div role="alert" className="py-10 text-center">
+        <h1 className="text-2xl font-bold">Invalid Content Type</h1>
+      </div>
+    );
+  }
+  const id = getIdFromSlug(slug);
+  return <ItemDetail key={id} id={id} slug={slug} />;
 }

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ContentCategory, ContentItem, ContentListResult } from '../content-types.ts';
+
+/** `../shared/fixtures/giphy` (real GIPHY responses); tests skip when it is absent. */
+// jsdom gives modules an http `import.meta.url`; the directory is still known.
+export const fixturesDir = `${path.resolve(import.meta.dirname, '../../../../../../../shared/fixtures/giphy')}/`;
+export const hasGiphyFixtures = fs.existsSync(fixturesDir);
+export const missingFixturesMessage = `GIPHY fixtures not found at ${fixturesDir}: skipping`;
+
+export const fixtureFiles = {
+  trending: 'v1-gifs-trending_2021_with-user-and-analytics.ryanw-mobile.json',
+  search: 'v1-gifs-search-or-trending_5-gifs.giphy-js.json',
+  single: 'v1-gifs-by-id_single-gif.giphy-js.json',
+  legacy: 'v1-gifs-search_2017_legacy-shape.redi-school.json',
+  stickers: 'v2-emoji-id-variations_stickers.giphy-js.json',
+} as const;
+
+function readFixture(file: string): {
+  data: unknown;
+  meta: { response_id: string };
+  pagination?: ContentListResult['pagination'];
+} {
+  return JSON.parse(fs.readFileSync(`${fixturesDir}${file}`, 'utf8'));
+}
+
+const boolProps = [
+  'is_anonymous',
+  'is_community',
+  'is_featured',
+  'is_hidden',
+  'is_indexable',
+  'is_preserve_size',
+  'is_realtime',
+  'is_removed',
+  'is_sticker',
+  'is_dynamic',
+];
+
+/** What `@giphy/js-fetch-api` does to every item (reference §3.3), so mocks look real. */
+export function normalizeItem(raw: Record<string, unknown>, responseId: string): ContentItem {
+  const item: Record<string, unknown> = { ...raw, id: String(raw.id), response_id: responseId };
+  item.tags = ((raw.tags as unknown[]) ?? []).map((tag) =>
+    typeof tag === 'string' ? tag : (tag as { text: string }).text,
+  );
+  for (const prop of boolProps) item[prop] = Boolean(raw[prop]);
+  const images: Record<string, Record<string, unknown>> = {};
+  for (const [name, rendition] of Object.entries((raw.images as object) ?? {})) {
+    const copy = { ...(rendition as Record<string, unknown>) };
+    if ('width' in copy) copy.width = parseInt(String(copy.width), 10);
+    if ('height' in copy) copy.height = parseInt(String(copy.height), 10);
+    images[name] = copy;
+  }
+  item.images = images;
+  if (raw.user) {
+    const user = { ...(raw.user as Record<string, unknown>) };
+    for (const prop of ['suppress_chrome', 'is_public', 'is_verified'])
+      user[prop] = Boolean(user[prop]);
+    item.user = user;
+  }
+  return item as unknown as ContentItem;
+}
+
+/** A list fixture as the client returns it, optionally with other pagination. */
+export function loadList(
+  file: string,
+  pagination?: Partial<ContentListResult['pagination']>,
+): ContentListResult {
+  const raw = readFixture(file);
+  const data = (raw.data as Record<string, unknown>[]).map((item) =>
+    normalizeItem(item, raw.meta.response_id),
+  );
+  return {
+    data,
+    meta: raw.meta,
+    pagination: {
+      total_count: data.length,
+      count: data.length,
+      offset: 0,
+      ...raw.pagination,
+      ...pagination,
+    },
+  } as ContentListResult;
+}
+
+export function loadItem(file: string = fixtureFiles.single): ContentItem {
+  const raw = readFixture(file);
+  return normalizeItem(raw.data as Record<string, unknown>, raw.meta.response_id);
+}
+
+/** A list result made of the given items (pagination as a server would send it). */
+export function listOf(
+  items: ContentItem[],
+  pagination: Partial<ContentListResult['pagination']> = {},
+): ContentListResult {
+  return {
+    data: items,
+    meta: { status: 200, msg: 'OK', response_id: 'test-response' },
+    pagination: { total_count: items.length, count: items.length, offset: 0, ...pagination },
+  } as ContentListResult;
+}
+
+/** GIPHY publishes no category fixture; this is the documented shape (reference §2.4). */
+export const categoryFixtures: ContentCategory[] = [
+  {
+    name: 'Reactions',
+    name_encoded: 'reactions',
+    subcategories: [
+      { name: 'happy', name_encoded: 'happy' },
+      { name: 'thumbs up', name_encoded: 'thumbs-up' },
+    ],
+  },
+  { name: 'news & politics', name_encoded: 'news-politics', subcategories: [] },
+];

@@ -1,0 +1,324 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getContentClient } from '@/features/content/content-client.ts';
+import { installFetch, json } from '@/features/content/test-support/api-mock.ts';
+import {
+  createFakeGiphyFetch,
+  fakeContentClient,
+} from '@/features/content/test-support/content-client-mock.ts';
+import type { FakeGiphyFetch } from '@/features/content/test-support/content-client-mock.ts';
+import {
+  fixtureFiles,
+  hasGiphyFixtures,
+  listOf,
+  loadItem,
+  loadList,
+} from '@/features/content/test-support/giphy-fixtures.ts';
+import { renderRoute } from '@/features/content/test-support/render.tsx';
+import type { ContentItem } from '@/features/content';
+import { ItemPage } from './item-page.tsx';
+
+vi.mock('@/features/content/content-client.ts', () => ({ getContentClient: vi.fn() }));
+vi.mock('@/features/auth', () => ({
+  useAuth: () => ({
+    user: { id: 'user-1', name: 'Ada', email: 'ada@example.com', picture: null },
+    isLoading: false,
+  }),
+}));
+
+const renderItem = (url: string) => renderRoute(<ItemPage />, { path: '/:type/:slug', url });
+
+function withUser(item: ContentItem, user: Record<string, unknown> | undefined): ContentItem {
+  return { ...item, user: user as unknown as ContentItem['user'] };
+}
+
+describe('ItemPage type check', () => {
+  it('fails with Invalid Content Type for any other type', async () => {
+    renderItem('/video/some-slug-abc123');
+    expect(screen.getByRole('heading', { name: 'Invalid Content Type' })).toBeInTheDocument();
+  });
+});
+
+describe.skipIf(!hasGiphyFixtures)('ItemPage', () => {
+  let gf: FakeGiphyFetch;
+  let api: ReturnType<typeof installFetch>;
+  let item: ContentItem;
+  let favoriteIds: string[];
+
+  beforeEach(() => {
+    gf = createFakeGiphyFetch();
+    vi.mocked(getContentClient).mockResolvedValue(fakeContentClient(gf));
+    item = loadItem(fixtureFiles.single);
+    gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+    gf.related.mockResolvedValue(loadList(fixtureFiles.search));
+    favoriteIds = [];
+    api = installFetch({
+      'GET /api/favorites': () => json({ success: true, ids: favoriteIds }),
+      'PUT /api/favorites/': ({ url }) =>
+        json({ success: true, id: url.split('/').pop(), isFavorite: true }),
+      'DELETE /api/favorites/': ({ url }) =>
+        json({ success: true, id: url.split('/').pop(), isFavorite: false }),
+      'POST /api/events': () => new Response(null, { status: 204 }),
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  const openItem = async () => {
+    const view = renderItem(`/gif/${item.slug}`);
+    await screen.findByRole('heading', { level: 1, name: item.title });
+    return view;
+  };
+
+  it('reads the id from the last part of the slug and shows title, item and creator', async () => {
+    await openItem();
+    expect(gf.gif).toHaveBeenCalledWith('l0HlyLQsbvhciAuKA');
+    const creator = screen.getByRole('region', { name: 'Creator' });
+    const user = item.user as unknown as { display_name: string; username: string };
+    expect(within(creator).getByText(user.display_name)).toBeInTheDocument();
+    expect(within(creator).getByText(`@${user.username}`)).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: item.title })).toBeInTheDocument();
+  });
+
+  it('records a view of the item', async () => {
+    await openItem();
+    await waitFor(() =>
+      expect(api.calls).toContainEqual({
+        method: 'POST',
+        url: '/api/events',
+        body: { type: 'view', id: 'l0HlyLQsbvhciAuKA' },
+      }),
+    );
+  });
+
+  it('cuts the description at 60 characters with Read More / Read Less', async () => {
+    const description =
+      'A description that is clearly longer than sixty characters, so it gets cut.';
+    item = withUser(item, { ...(item.user as object), description });
+    gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+    await openItem();
+    const preview = `${description.slice(0, 60)}...`;
+    expect(screen.getByText(preview)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Read More' }));
+    expect(screen.getByText(description)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Read Less' }));
+    expect(screen.getByText(preview)).toBeInTheDocument();
+  });
+
+  it('shows a short description whole, without a toggle', async () => {
+    item = withUser(item, { ...(item.user as object), description: 'Short and sweet.' });
+    gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+    await openItem();
+    expect(screen.getByText('Short and sweet.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Read More' })).not.toBeInTheDocument();
+  });
+
+  it('says No user Found without a user', async () => {
+    gf.gif.mockResolvedValue({ data: withUser(item, undefined), meta: { response_id: 'r' } });
+    await openItem();
+    expect(screen.getByText('No user Found')).toBeInTheDocument();
+  });
+
+  it('opens the source in a new tab without leaking the opener', async () => {
+    await openItem();
+    const link = within(screen.getByRole('region', { name: 'Source' })).getByRole('link');
+    expect(link).toHaveAttribute('href', item.source);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('says No source available without a (web) source', async () => {
+    gf.gif.mockResolvedValue({
+      data: { ...item, source: 'javascript:alert(1)' },
+      meta: { response_id: 'r' },
+    });
+    await openItem();
+    expect(screen.getByText('No source available')).toBeInTheDocument();
+  });
+
+  it('shows Related Gifs from 15 fetched, skipping the first', async () => {
+    const related = loadList(fixtureFiles.search);
+    gf.related.mockResolvedValue(related);
+    await openItem();
+    expect(screen.getByRole('heading', { name: 'Related Gifs' })).toBeInTheDocument();
+    const grid = await screen.findByRole('list', { name: 'Related Gifs' });
+    const hrefs = within(grid)
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('href'));
+    expect(hrefs).toEqual(related.data.slice(1).map((other) => `/gif/${other.slug}`));
+    expect(gf.related).toHaveBeenCalledWith('l0HlyLQsbvhciAuKA', {
+      limit: 15,
+      offset: 0,
+      type: 'gifs',
+    });
+  });
+
+  it('says No related Gifs found when only the skipped one comes back', async () => {
+    gf.related.mockResolvedValue(listOf(loadList(fixtureFiles.search).data.slice(0, 1)));
+    await openItem();
+    expect(await screen.findByText('No related Gifs found')).toBeInTheDocument();
+  });
+
+  it('shows the client error with Retry when the item cannot be fetched', async () => {
+    gf.gif.mockRejectedValueOnce(new Error('@giphy/js-fetch-api: Not Found'));
+    renderItem('/gif/missing-id123');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('@giphy/js-fetch-api: Not Found');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { level: 1, name: item.title })).toBeInTheDocument();
+  });
+
+  it('toggles the favourite with the spec’s toasts, on the server and in favGifs', async () => {
+    await openItem();
+    const button = screen.getByRole('button', { name: 'Favorite' });
+    await waitFor(() => expect(api.calls.some((call) => call.url === '/api/favorites')).toBe(true));
+    expect(button).toHaveAttribute('aria-pressed', 'false');
+
+    await userEvent.click(button);
+    expect(await screen.findByText('Added to Favorites')).toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-pressed', 'true');
+    expect(api.calls).toContainEqual(
+      expect.objectContaining({ method: 'PUT', url: '/api/favorites/l0HlyLQsbvhciAuKA' }),
+    );
+    expect(JSON.parse(localStorage.getItem('favGifs')!)).toEqual(['l0HlyLQsbvhciAuKA']);
+
+    await userEvent.click(button);
+    expect(await screen.findByText('Removed from Favorites')).toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-pressed', 'false');
+    expect(api.calls).toContainEqual(
+      expect.objectContaining({ method: 'DELETE', url: '/api/favorites/l0HlyLQsbvhciAuKA' }),
+    );
+    expect(JSON.parse(localStorage.getItem('favGifs')!)).toEqual([]);
+  });
+
+  it('puts the favourite back and says why when the server refuses', async () => {
+    api.fetchMock.mockImplementation(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'PUT') {
+        return json(
+          {
+            success: false,
+            error: { code: 'conflict', message: 'You can keep up to 2000 favourites.' },
+          },
+          409,
+        );
+      }
+      return json({ success: true, ids: [] });
+    });
+    await openItem();
+    const button = screen.getByRole('button', { name: 'Favorite' });
+    await userEvent.click(button);
+    expect(await screen.findByText('You can keep up to 2000 favourites.')).toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('copies the original URL, says Link Copied! and highlights the link icon for 3000 ms', async () => {
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    await openItem();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(await navigator.clipboard.readText()).toBe(item.images.original.url);
+    expect(await screen.findByText('Link Copied!')).toBeInTheDocument();
+    const icon = () =>
+      screen.getByRole('button', { name: 'Copy link' }).querySelector('[data-highlighted]');
+    expect(icon()).toHaveAttribute('data-highlighted', 'true');
+    act(() => vi.advanceTimersByTime(2900));
+    expect(icon()).toHaveAttribute('data-highlighted', 'true');
+    act(() => vi.advanceTimersByTime(200));
+    expect(icon()).toHaveAttribute('data-highlighted', 'false');
+    await waitFor(() =>
+      expect(api.calls).toContainEqual({
+        method: 'POST',
+        url: '/api/events',
+        body: { type: 'copy', id: 'l0HlyLQsbvhciAuKA' },
+      }),
+    );
+  });
+
+  describe('download', () => {
+    let clicked: { href: string; download: string }[];
+    beforeEach(() => {
+      clicked = [];
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        clicked.push({ href: this.href, download: this.download });
+      });
+      URL.createObjectURL = vi.fn(() => 'blob:http://localhost/file');
+      URL.revokeObjectURL = vi.fn();
+    });
+
+    it('fetches the original as a blob and saves it as <slug>.gif', async () => {
+      await openItem();
+      const original = item.images.original.url;
+      const before = api.fetchMock.getMockImplementation()!;
+      api.fetchMock.mockImplementation(async (input, init) => {
+        if (String(input) === original) {
+          return new Response('GIF89a', { status: 200, headers: { 'content-type': 'image/gif' } });
+        }
+        return before(input, init);
+      });
+      await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+      expect(await screen.findByText('Gif Downloaded')).toBeInTheDocument();
+      expect(clicked).toEqual([
+        { href: 'blob:http://localhost/file', download: `${item.slug}.gif` },
+      ]);
+      expect(api.fetchMock).toHaveBeenCalledWith(original, expect.anything());
+    });
+
+    it('names a WebP original .webp', async () => {
+      await openItem();
+      api.fetchMock.mockImplementation(async (input) =>
+        String(input).startsWith('https://')
+          ? new Response('RIFF', { status: 200, headers: { 'content-type': 'image/webp' } })
+          : new Response(null, { status: 204 }),
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+      await screen.findByText('Gif Downloaded');
+      expect(clicked[0]!.download).toBe(`${item.slug}.webp`);
+    });
+
+    it('logs a failure and shows it as an error toast', async () => {
+      const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+      await openItem();
+      api.fetchMock.mockImplementation(async (input) =>
+        String(input).startsWith('https://')
+          ? new Response('gone', { status: 404 })
+          : new Response(null, { status: 204 }),
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+      expect(
+        await screen.findByText('Download failed: Download failed (HTTP 404)'),
+      ).toBeInTheDocument();
+      expect(consoleError).toHaveBeenCalled();
+      expect(clicked).toEqual([]);
+    });
+
+    it('does nothing without a url', async () => {
+      const noUrl = {
+        ...item,
+        images: { ...item.images, original: { ...item.images.original, url: '' } },
+      };
+      gf.gif.mockResolvedValue({ data: noUrl, meta: { response_id: 'r' } });
+      await openItem();
+      const button = screen.getByRole('button', { name: 'Download' });
+      expect(button).toBeDisabled();
+      await userEvent.click(button);
+      expect(clicked).toEqual([]);
+    });
+  });
+
+  it('has a pause/play control that swaps to the still frame', async () => {
+    await openItem();
+    const pause = screen.getByRole('button', { name: 'Pause animation' });
+    await userEvent.click(pause);
+    const img = screen.getByRole('img', { name: item.title });
+    expect(img.getAttribute('src')).toContain('_s.gif');
+    await userEvent.click(screen.getByRole('button', { name: 'Play animation' }));
+    expect(screen.getByRole('img', { name: item.title }).getAttribute('src')).not.toContain(
+      '_s.gif',
+    );
+  });
+});
