@@ -113,6 +113,7 @@ function renderPage(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)} · Sticky</title>
 <style>${PAGE_STYLE}</style>
 </head>
@@ -144,6 +145,7 @@ function renderSignInForm(actionBase: string, state: FormState): string {
 <input id="${id}" name="${id}" type="${type}" autocomplete="${autocomplete}" required value="${escapeHtml(value)}"${describedBy}>
 ${error ? `<p class="error" id="${id}-error">${escapeHtml(error)}</p>` : ''}`;
   };
+  // Continue is the form's first button, so Enter in a field signs in rather than cancels.
   return renderPage(
     'Local sign-in',
     `<h1>Sign in to Sticky</h1>
@@ -153,8 +155,8 @@ ${state.errors ? '<p class="error" role="alert">Please fix the fields marked bel
 ${field('name', 'Name', 'text', 'name', state.name)}
 ${field('email', 'Email', 'email', 'email', state.email)}
 <div class="actions">
-<button class="secondary" type="submit" formaction="${escapeHtml(actionBase)}/abort" formnovalidate>Cancel</button>
 <button class="primary" type="submit">Continue</button>
+<button class="secondary" type="submit" formaction="${escapeHtml(actionBase)}/abort" formnovalidate>Cancel</button>
 </div>
 </form>`,
   );

@@ -84,6 +84,8 @@ describe('sign-in with the local issuer', () => {
     expect(page.last.body).toContain('value="Demo User"');
     expect(page.last.body).toContain('value="demo@sticky.local"');
     expect(page.last.body).not.toMatch(/<script/i);
+    // Enter submits with the first button: that must be Continue, not Cancel.
+    expect(page.last.body.indexOf('>Continue<')).toBeLessThan(page.last.body.indexOf('>Cancel<'));
     expect(page.last.headers.get('content-security-policy')).toContain("script-src 'self'");
 
     const callbackUrl = await reachCallback(browser, start(), ada);

@@ -64,7 +64,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
         request.log.error({ err: error }, 'sign-in failed');
       } else {
         const cause = (error as { cause?: unknown }).cause;
-        request.log.info({ code, reason: (error as Error).message, cause }, 'sign-in refused');
+        request.log.info({ code, reason: (error as Error).message, err: cause }, 'sign-in refused');
       }
       if (hasFlowCookie(request, config)) clearFlowCookie(reply, config);
       return reply
