@@ -51,21 +51,29 @@ export type Images = z.infer<typeof imagesSchema>;
 
 export const giphyUserSchema = z.object({
   avatar_url: z.string(),
-  banner_image: z.string().optional(),
-  banner_url: z.string().optional(),
-  profile_url: z.string().optional(),
+  banner_image: z.string(),
+  banner_url: z.string(),
+  profile_url: z.string(),
   username: z.string(),
   display_name: z.string(),
   description: z.string(),
-  website_url: z.string().optional(),
-  instagram_url: z.string().optional(),
+  instagram_url: z.string(),
+  website_url: z.string(),
   is_verified: z.boolean(),
-  is_public: z.boolean().optional(),
-  suppress_chrome: z.boolean().optional(),
 });
 export type GiphyUser = z.infer<typeof giphyUserSchema>;
 
-/** One item exactly as our `/v1` serialises it (GIPHY wire shape). */
+/** GIPHY sends its flags as 0/1 on the wire; the SDK turns them into booleans. */
+const flag = z.union([z.literal(0), z.literal(1)]);
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC), or GIPHY's `0000-00-00 00:00:00` for "never". */
+export const giphyDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+export const neverDateTime = '0000-00-00 00:00:00';
+
+/**
+ * One item exactly as our `/v1` serialises it (GIPHY wire shape, reference §2.1). There is no
+ * `analytics_response_payload` on purpose: without it the SDK sends no pingbacks to GIPHY.
+ */
 export const giphyItemSchema = z.object({
   type: itemTypeSchema,
   id: z.string(),
@@ -83,22 +91,22 @@ export const giphyItemSchema = z.object({
   source_tld: z.string(),
   source_post_url: z.string(),
   alt_text: z.string(),
-  is_sticker: z.union([z.literal(0), z.literal(1)]),
-  is_anonymous: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_community: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_featured: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_hidden: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_indexable: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_preserve_size: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_realtime: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_removed: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_dynamic: z.union([z.literal(0), z.literal(1)]).optional(),
-  is_scheduled: z.union([z.literal(0), z.literal(1)]).optional(),
-  import_datetime: z.string(),
-  trending_datetime: z.string(),
-  create_datetime: z.string().optional(),
-  update_datetime: z.string().optional(),
+  is_sticker: flag,
+  is_indexable: flag,
+  is_dynamic: flag,
+  is_hidden: flag,
+  is_removed: flag,
+  is_community: flag,
+  is_anonymous: flag,
+  is_featured: flag,
+  is_realtime: flag,
+  is_nsfw: flag,
+  import_datetime: giphyDateTimeSchema,
+  trending_datetime: giphyDateTimeSchema,
+  create_datetime: giphyDateTimeSchema,
+  update_datetime: giphyDateTimeSchema,
   images: imagesSchema,
+  /** Omitted when the item has no creator (GIPHY omits it for anonymous uploads too). */
   user: giphyUserSchema.optional(),
 });
 export type GiphyItem = z.infer<typeof giphyItemSchema>;
@@ -117,6 +125,17 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
+/** `trending/searches`: strings, no pagination. */
+export const trendingSearchesEnvelopeSchema = z.object({
+  data: z.array(z.string()),
+  meta: metaSchema,
+});
+export type TrendingSearchesEnvelope = z.infer<typeof trendingSearchesEnvelopeSchema>;
+
+/** `gifs/search/tags` (autocomplete). */
+export const tagSuggestionSchema = z.object({ name: z.string() });
+export type TagSuggestion = z.infer<typeof tagSuggestionSchema>;
+
 export const listEnvelopeSchema = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.array(item), pagination: paginationSchema, meta: metaSchema });
 export const singleEnvelopeSchema = <T extends z.ZodType>(item: T) =>
@@ -128,6 +147,7 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 export const subcategorySchema = z.object({ name: z.string(), name_encoded: z.string() });
 export type Subcategory = z.infer<typeof subcategorySchema>;
 
+/** `gifs/categories` and `gifs/categories/{category}`: not normalised by the SDK. */
 export const categorySchema = z.object({
   name: z.string(),
   name_encoded: z.string(),

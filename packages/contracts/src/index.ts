@@ -1,4 +1,6 @@
 export * from './giphy.ts';
+export * from './giphy-params.ts';
+export * from './events.ts';
 export * from './auth.ts';
 export * from './api.ts';
 export * from './credits.ts';

@@ -1,4 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { registerV1Access } from './access.ts';
+import { categoryRoutes } from './categories.ts';
+import { contentRoutes } from './content.ts';
 
-// Placeholder wired into app.ts; the catalog issue fills it in.
-export const v1Routes: FastifyPluginAsync = async () => {};
+/**
+ * GIPHY-compatible API over our catalog (reference §1–§4): GIPHY's paths, parameters and
+ * envelopes, so GIPHY's own client works against it with `setServerUrl('<origin>/v1/')`.
+ * Errors use GIPHY's `{meta}` envelope (plugins/error-handler.ts).
+ */
+export const v1Routes: FastifyPluginAsync = async (app) => {
+  await registerV1Access(app);
+  await app.register(contentRoutes);
+  await app.register(categoryRoutes);
+};

@@ -1,0 +1,33 @@
+import type { Rating } from '@sticky/contracts';
+import { sql } from 'drizzle-orm';
+import { listableItemsSql } from './items.ts';
+import type { CatalogDeps, Page } from './items.ts';
+
+/**
+ * `gifs/search/tags`: catalog tags starting with what was typed, the tag equal to it first,
+ * then the tags on the most items.
+ */
+export async function suggestTags(
+  deps: CatalogDeps,
+  options: { q: string; rating?: Rating; limit: number; offset: number },
+): Promise<Page<string>> {
+  const typed = options.q.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (typed === '') return { rows: [], totalCount: 0 };
+  const pattern = `${typed.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const matches = sql`
+    SELECT tag, count(*) AS uses FROM items i, unnest(i.tags) tag
+    WHERE ${listableItemsSql('i', { rating: options.rating })} AND tag LIKE ${pattern}
+    GROUP BY tag`;
+  const result = await deps.database.db.execute<{ tag: string; total: string }>(sql`
+    SELECT tag, count(*) OVER () AS total FROM (${matches}) suggestions
+    ORDER BY (tag = ${typed}) DESC, uses DESC, tag
+    LIMIT ${options.limit} OFFSET ${options.offset}`);
+  let totalCount = Number(result.rows[0]?.total ?? 0);
+  if (result.rows.length === 0 && options.offset > 0) {
+    const counted = await deps.database.db.execute<{ total: string }>(
+      sql`SELECT count(*) AS total FROM (${matches}) suggestions`,
+    );
+    totalCount = Number(counted.rows[0]?.total ?? 0);
+  }
+  return { rows: result.rows.map((row) => row.tag), totalCount };
+}

@@ -1,0 +1,74 @@
+import type { Rating } from '@sticky/contracts';
+import { ratingsUpTo } from '@sticky/contracts';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { AppDeps } from '../../app.ts';
+import { items } from '../../db/schema.ts';
+
+export type CatalogDeps = Pick<AppDeps, 'config' | 'database'>;
+
+const {
+  searchVector: _searchVector,
+  searchVectorStem: _searchVectorStem,
+  ...itemColumns
+} = getTableColumns(items);
+
+/** Every item column a serialised item needs (not the search vectors). */
+export const catalogItemColumns = itemColumns;
+export type CatalogItemRow = Omit<typeof items.$inferSelect, 'searchVector' | 'searchVectorStem'>;
+
+export type ItemType = CatalogItemRow['type'];
+
+/** A page of rows and the exact number of rows the whole list has. */
+export interface Page<T> {
+  rows: T[];
+  totalCount: number;
+}
+
+/**
+ * What lists, search, trending, related and random may show: indexable, not an on-the-fly
+ * rendering, of the asked types and at or below the rating ceiling. Items outside this are
+ * still served by id (`gifs/{id}`, `gifs?ids=`).
+ */
+export function listableItems(options: { types?: readonly ItemType[]; rating?: Rating }): SQL {
+  const conditions = [
+    eq(items.isIndexable, true),
+    eq(items.isDynamic, false),
+    inArray(items.rating, ratingsUpTo(options.rating)),
+  ];
+  if (options.types) conditions.push(inArray(items.type, [...options.types]));
+  return and(...conditions)!;
+}
+
+/** The same filter as `listableItems`, for raw SQL over `items` aliased as `alias`. */
+export function listableItemsSql(
+  alias: string,
+  options: { types?: readonly ItemType[]; rating?: Rating },
+): SQL {
+  const column = (name: string) => sql.raw(`${alias}.${name}`);
+  const ratings = ratingsUpTo(options.rating);
+  const typeFilter = options.types
+    ? sql` AND ${column('type')} IN (${sql.join(
+        options.types.map((type) => sql`${type}`),
+        sql`, `,
+      )})`
+    : sql``;
+  return sql`${column('is_indexable')} AND NOT ${column('is_dynamic')} AND ${column('rating')} IN (${sql.join(
+    ratings.map((rating) => sql`${rating}`),
+    sql`, `,
+  )})${typeFilter}`;
+}
+
+/** Rows for these ids, in the order given; unknown ids are left out. */
+export async function loadItemsByIds(
+  deps: CatalogDeps,
+  ids: readonly string[],
+): Promise<CatalogItemRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await deps.database.db
+    .select(catalogItemColumns)
+    .from(items)
+    .where(inArray(items.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

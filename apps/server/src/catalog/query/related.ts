@@ -1,0 +1,62 @@
+import type { Rating } from '@sticky/contracts';
+import { sql } from 'drizzle-orm';
+import { AppError } from '../../lib/app-error.ts';
+import { listableItemsSql, loadItemsByIds } from './items.ts';
+import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
+
+/**
+ * Items related to one item: those sharing the most tags with it, then the most title words
+ * (English stems, so "dancing" meets "dance"), then the most popular; never the item itself.
+ * Candidates share at least one tag, or a title word anywhere in their search text.
+ */
+export async function listRelatedItems(
+  deps: CatalogDeps,
+  options: {
+    itemId: string;
+    types: readonly ItemType[];
+    rating?: Rating;
+    limit: number;
+    offset: number;
+  },
+): Promise<Page<CatalogItemRow>> {
+  const { db } = deps.database;
+  const source = await db.execute<{ id: string }>(
+    sql`SELECT id FROM items WHERE id = ${options.itemId}`,
+  );
+  if (source.rows.length === 0) {
+    throw new AppError('not_found', `No item with gif_id ${options.itemId}`);
+  }
+  const filter = listableItemsSql('i', options);
+  const ranked = sql`
+    WITH source AS (
+      SELECT id, tags,
+        tsvector_to_array(to_tsvector('sticky_english', title)) AS title_words,
+        replace(plainto_tsquery('sticky_english', title)::text, ' & ', ' | ') AS title_query
+      FROM items WHERE id = ${options.itemId}
+    )
+    SELECT i.id, i.trend_score,
+      cardinality(ARRAY(SELECT unnest(i.tags) INTERSECT SELECT unnest(source.tags))) AS shared_tags,
+      cardinality(ARRAY(
+        SELECT unnest(tsvector_to_array(to_tsvector('sticky_english', i.title)))
+        INTERSECT SELECT unnest(source.title_words))) AS shared_words
+    FROM items i, source
+    WHERE i.id <> source.id AND ${filter}
+      AND (i.tags && source.tags
+        OR (source.title_query <> '' AND i.search_vector_stem @@ source.title_query::tsquery))`;
+  const result = await db.execute<{ id: string; total: string }>(sql`
+    SELECT id, count(*) OVER () AS total FROM (${ranked}) related
+    ORDER BY shared_tags DESC, shared_words DESC, trend_score DESC, id
+    LIMIT ${options.limit} OFFSET ${options.offset}`);
+  let totalCount = Number(result.rows[0]?.total ?? 0);
+  if (result.rows.length === 0 && options.offset > 0) {
+    const counted = await db.execute<{ total: string }>(
+      sql`SELECT count(*) AS total FROM (${ranked}) related`,
+    );
+    totalCount = Number(counted.rows[0]?.total ?? 0);
+  }
+  const rows = await loadItemsByIds(
+    deps,
+    result.rows.map((row) => row.id),
+  );
+  return { rows, totalCount };
+}

@@ -1,0 +1,118 @@
+import type { Rating } from '@sticky/contracts';
+import { asc, desc, sql } from 'drizzle-orm';
+import { items } from '../../db/schema.ts';
+import { catalogItemColumns, listableItems, listableItemsSql } from './items.ts';
+import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
+
+/**
+ * Trending is a time-decayed sum of events: each event adds weight × 2^(−age / half-life).
+ * Decaying every row as time passes would mean rewriting the table; instead each increment is
+ * scaled by 2^((t − epoch) / half-life) when it is recorded, which orders items exactly as the
+ * decayed sums would at any moment. The sums grow without bound, so `trend_score` stores their
+ * natural logarithm: ln(Σ wᵢ·e^{(tᵢ − epoch)/τ}), updated with a log-sum-exp, and 0 when the item
+ * has no event (every event since the epoch scores above 0).
+ */
+export const trendHalfLifeDays = 3;
+const trendEpochSeconds = Date.UTC(2025, 0, 1) / 1000;
+const tauSeconds = (trendHalfLifeDays * 86_400) / Math.LN2;
+
+export type ItemEventKind = 'view' | 'copy' | 'download' | 'favorite';
+
+/** How much one event of each kind counts towards trending. */
+export const trendWeights: Record<ItemEventKind, number> = {
+  view: 1,
+  copy: 3,
+  download: 3,
+  favorite: 5,
+};
+
+/** ln(weight) + (now − epoch)/τ: one event's contribution, in trend_score's log scale. */
+function eventLogScoreSql(kind: ItemEventKind) {
+  return sql`(${Math.log(trendWeights[kind])}::float8 + (extract(epoch FROM now()) - ${trendEpochSeconds}) / ${tauSeconds}::float8)`;
+}
+
+/**
+ * Counts one event towards trending: at most once per user, item, kind and UTC day (the
+ * item_events primary key). Returns whether the item exists and whether this call counted.
+ * The favourites service calls it with kind 'favorite' when a favourite is added; ids that
+ * are not in our catalog (GIPHY ids) are ignored.
+ */
+export async function recordItemEvent(
+  deps: CatalogDeps,
+  event: { userId: string; itemId: string; kind: ItemEventKind },
+): Promise<{ isFound: boolean; isCounted: boolean }> {
+  const x = eventLogScoreSql(event.kind);
+  const result = await deps.database.db.execute<{ found: string; counted: string }>(sql`
+    WITH item AS (
+      SELECT id FROM items WHERE id = ${event.itemId}
+    ), inserted AS (
+      INSERT INTO item_events (item_id, user_id, kind, day)
+      SELECT id, ${event.userId}, ${event.kind}, (now() AT TIME ZONE 'utc')::date FROM item
+      ON CONFLICT DO NOTHING
+      RETURNING item_id
+    ), updated AS (
+      UPDATE items SET
+        trend_score = CASE WHEN trend_score = 0 THEN ${x}
+          ELSE greatest(trend_score, ${x}) + ln(1 + exp(-abs(trend_score - ${x}))) END,
+        trending_at = coalesce(trending_at, now())
+      WHERE id IN (SELECT item_id FROM inserted)
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM item) AS found, (SELECT count(*) FROM updated) AS counted`);
+  const row = result.rows[0];
+  return { isFound: Number(row?.found) > 0, isCounted: Number(row?.counted) > 0 };
+}
+
+/** Trending items of these types, most popular first (then by id, so pages never overlap). */
+export async function listTrendingItems(
+  deps: CatalogDeps,
+  options: { types: readonly ItemType[]; rating?: Rating; limit: number; offset: number },
+): Promise<Page<CatalogItemRow>> {
+  const { db } = deps.database;
+  const where = listableItems(options);
+  const [rows, counted] = await Promise.all([
+    db
+      .select(catalogItemColumns)
+      .from(items)
+      .where(where)
+      .orderBy(desc(items.trendScore), asc(items.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db
+      .select({ total: sql<string>`count(*)` })
+      .from(items)
+      .where(where),
+  ]);
+  return { rows, totalCount: Number(counted[0]?.total ?? 0) };
+}
+
+const maxTrendingSearches = 20;
+/** A query must have been searched this often lately before others see it suggested. */
+const minSearchesToTrend = 3;
+
+/**
+ * `trending/searches`: the most searched queries of the last 7 days, then (so a young
+ * instance still suggests something) the titles of the most popular items.
+ */
+export async function listTrendingSearches(deps: CatalogDeps): Promise<string[]> {
+  const { db } = deps.database;
+  const searched = await db.execute<{ query: string }>(sql`
+    SELECT query FROM search_queries
+    WHERE day >= (now() AT TIME ZONE 'utc')::date - 6
+    GROUP BY query HAVING sum(count) >= ${minSearchesToTrend}
+    ORDER BY sum(count) DESC, query
+    LIMIT ${maxTrendingSearches}`);
+  const terms = searched.rows.map((row) => row.query);
+  if (terms.length < maxTrendingSearches) {
+    const popular = await db.execute<{ title: string }>(sql`
+      SELECT lower(i.title) AS title FROM items i
+      WHERE ${listableItemsSql('i', { rating: 'g' })} AND length(i.title) BETWEEN 1 AND 50
+      ORDER BY i.trend_score DESC, i.id
+      LIMIT ${maxTrendingSearches * 2}`);
+    for (const { title } of popular.rows) {
+      if (terms.length >= maxTrendingSearches) break;
+      if (!terms.includes(title)) terms.push(title);
+    }
+  }
+  return terms;
+}

@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../../config/env.ts';
+import { AppError } from '../../lib/app-error.ts';
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function readApiKey(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.api_key;
+  const key = Array.isArray(value) ? value[0] : value;
+  return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/** Compares digests in constant time, so response timing says nothing about a key. */
+function isKnownApiKey(config: AppConfig, key: string | undefined): boolean {
+  if (!key) return false;
+  const candidate = digest(key);
+  return config.apiKeys.some((known) => timingSafeEqual(digest(known), candidate));
+}
+
+/**
+ * Who may call `/v1`: a signed-in user (session cookie; whatever api_key the SPA sends is
+ * ignored), or another app with an api_key from STICKY_API_KEYS. Only the latter gets CORS,
+ * and never with credentials, so another site cannot read a signed-in user's answers.
+ */
+export async function registerV1Access(app: FastifyInstance): Promise<void> {
+  const { config } = app.deps;
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      callback(
+        null,
+        isKnownApiKey(config, readApiKey(request))
+          ? { origin: '*', methods: ['GET'], credentials: false, maxAge: 600 }
+          : { origin: false },
+      );
+    },
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS' || request.user) return;
+    const key = readApiKey(request);
+    if (isKnownApiKey(config, key)) return;
+    throw new AppError(
+      'unauthorized',
+      key ? 'Invalid api_key.' : 'Sign in, or pass an api_key this server knows.',
+    );
+  });
+}
+
+/** Per-route rate limit for `/v1`: per user, else per api_key, else per address. */
+export const v1RateLimit = {
+  rateLimit: {
+    max: 600,
+    timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) =>
+      request.user ? `user:${request.user.id}` : `key:${readApiKey(request) ?? request.ip}`,
+  },
+};

@@ -1,0 +1,123 @@
+import type { ContentFilter } from '@sticky/contracts';
+import {
+  autocompleteParamsSchema,
+  idsParamsSchema,
+  itemIdPathSchema,
+  randomParamsSchema,
+  relatedParamsSchema,
+  searchParamsSchema,
+  trendingParamsSchema,
+} from '@sticky/contracts';
+import type { FastifyPluginAsync } from 'fastify';
+import { suggestTags } from '../../catalog/query/autocomplete.ts';
+import { loadItemsByIds } from '../../catalog/query/items.ts';
+import type { ItemType } from '../../catalog/query/items.ts';
+import { pickRandomItem } from '../../catalog/query/random.ts';
+import { listRelatedItems } from '../../catalog/query/related.ts';
+import { recordSearchQuery, searchItems, searchTextItems } from '../../catalog/query/search.ts';
+import { serializeItems } from '../../catalog/query/serialize.ts';
+import { listTrendingItems, listTrendingSearches } from '../../catalog/query/trending.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { v1RateLimit } from './access.ts';
+import { listEnvelope, parseParams, singleEnvelope } from './envelope.ts';
+
+/** GIPHY's path segment → our item type. */
+const itemTypeBySegment: Record<ContentFilter, ItemType> = {
+  gifs: 'gif',
+  stickers: 'sticker',
+  text: 'text',
+};
+
+const nounBySegment: Record<ContentFilter, string> = {
+  gifs: 'GIFs',
+  stickers: 'stickers',
+  text: 'animated text',
+};
+
+/** Trending, search, by id, related, random, autocomplete and trending searches. */
+export const contentRoutes: FastifyPluginAsync = async (app) => {
+  const deps = app.deps;
+  const routeOptions = { config: v1RateLimit };
+
+  for (const segment of ['gifs', 'stickers', 'text'] as const) {
+    const types = [itemTypeBySegment[segment]];
+
+    app.get(`/${segment}/trending`, routeOptions, async (request) => {
+      const params = parseParams(trendingParamsSchema, request.query);
+      const page = await listTrendingItems(deps, { ...params, types });
+      return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
+    });
+
+    app.get(`/${segment}/search`, routeOptions, async (request) => {
+      const params = parseParams(searchParamsSchema, request.query);
+      const options = { ...params, q: params.q! };
+      const page =
+        segment === 'text'
+          ? await searchTextItems(deps, options)
+          : await searchItems(deps, { ...options, types });
+      const isFirstHit = params.offset === 0 && page.totalCount > 0;
+      const [data] = await Promise.all([
+        serializeItems(deps, page.rows),
+        isFirstHit
+          ? recordSearchQuery(deps, options.q).catch((error: unknown) =>
+              request.log.warn({ err: error }, 'could not record a search query'),
+            )
+          : undefined,
+      ]);
+      return listEnvelope(data, page.totalCount, params.offset);
+    });
+  }
+
+  for (const segment of ['gifs', 'stickers'] as const) {
+    const types = [itemTypeBySegment[segment]];
+
+    app.get(`/${segment}/related`, routeOptions, async (request) => {
+      const params = parseParams(relatedParamsSchema, request.query);
+      const page = await listRelatedItems(deps, { ...params, itemId: params.gif_id, types });
+      return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
+    });
+
+    app.get(`/${segment}/random`, routeOptions, async (request, reply) => {
+      const params = parseParams(randomParamsSchema, request.query);
+      const row = await pickRandomItem(deps, { ...params, types });
+      const [item] = row ? await serializeItems(deps, [row]) : [];
+      if (!item) {
+        throw new AppError(
+          'not_found',
+          params.tag
+            ? `No ${nounBySegment[segment]} found for tag ${params.tag}`
+            : `No ${nounBySegment[segment]} yet`,
+        );
+      }
+      reply.header('cache-control', 'no-store');
+      return singleEnvelope(item);
+    });
+  }
+
+  app.get('/gifs', routeOptions, async (request) => {
+    const { ids } = parseParams(idsParamsSchema, request.query);
+    const data = await serializeItems(deps, await loadItemsByIds(deps, ids));
+    return listEnvelope(data, data.length, 0);
+  });
+
+  app.get('/gifs/:id', routeOptions, async (request) => {
+    const { id } = parseParams(itemIdPathSchema, request.params);
+    const [item] = await serializeItems(deps, await loadItemsByIds(deps, [id]));
+    if (!item) throw new AppError('not_found', `No item with id ${id}`);
+    return singleEnvelope(item);
+  });
+
+  app.get('/gifs/search/tags', routeOptions, async (request) => {
+    const params = parseParams(autocompleteParamsSchema, request.query);
+    const page = await suggestTags(deps, { ...params, q: params.q! });
+    return listEnvelope(
+      page.rows.map((name) => ({ name })),
+      page.totalCount,
+      params.offset,
+    );
+  });
+
+  app.get('/trending/searches', routeOptions, async () => {
+    return singleEnvelope(await listTrendingSearches(deps));
+  });
+};

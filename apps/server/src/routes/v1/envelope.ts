@@ -1,0 +1,37 @@
+import type { Meta, Pagination } from '@sticky/contracts';
+import type { z } from 'zod';
+import { tooLongIssue } from '@sticky/contracts';
+import { AppError } from '../../lib/app-error.ts';
+import { createResponseId } from '../../lib/response-id.ts';
+
+/** GIPHY's success meta: the SDK treats a missing or empty response_id as a failure. */
+export function okMeta(): Meta {
+  return { status: 200, msg: 'OK', response_id: createResponseId() };
+}
+
+/** `{data, pagination, meta}` with GIPHY's exact pagination: count is what `data` holds. */
+export function listEnvelope<T>(data: T[], totalCount: number, offset: number) {
+  const pagination: Pagination = { total_count: totalCount, count: data.length, offset };
+  return { data, pagination, meta: okMeta() };
+}
+
+export function singleEnvelope<T>(data: T) {
+  return { data, meta: okMeta() };
+}
+
+/**
+ * Validates query parameters with a contract schema; the first problem becomes the error
+ * (its message names the parameter), 414 for a too-long query as GIPHY does, else 400.
+ */
+export function parseParams<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const isTooLong =
+    issue?.code === 'custom' &&
+    (issue.params as { status?: string } | undefined)?.status === tooLongIssue;
+  throw new AppError(
+    isTooLong ? 'uri_too_long' : 'bad_request',
+    issue?.message ?? 'Invalid parameters',
+  );
+}

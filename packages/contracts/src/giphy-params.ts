@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { limits, ratingSchema } from './giphy.ts';
+import type { Rating } from './giphy.ts';
+
+/**
+ * Query parameters of our GIPHY-compatible `/v1` (reference §1.2, §1.4). Unknown parameters are
+ * ignored (zod strips them): the SDK sends `api_key`, `pingback_id`, `type` and the literal
+ * string `excludeDynamicResults=undefined`. Every problem message names its parameter, since
+ * it becomes `meta.msg`, which the SDK shows as '@giphy/js-fetch-api: ' + msg.
+ */
+
+/** Ratings from the mildest up; a request's rating is a ceiling. */
+export const ratingOrder: readonly Rating[] = ['g', 'pg', 'pg-13', 'r'];
+
+/** The ratings at or below `ceiling`; all of them when no ceiling is asked. */
+export function ratingsUpTo(ceiling: Rating | undefined): Rating[] {
+  if (!ceiling) return [...ratingOrder];
+  return ratingOrder.slice(0, ratingOrder.indexOf(ceiling) + 1);
+}
+
+/** Issue param marking a too-long query: GIPHY answers 414, not 400. */
+export const tooLongIssue = 'uri_too_long';
+
+/** An item id: base62 like GIPHY's, sometimes with `-`/`_`. */
+export const itemIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+const maxIds = 100;
+
+/**
+ * One query value as a string, or undefined when absent. `URLSearchParams` turns an unset
+ * option into the string "undefined", so that counts as absent too.
+ */
+function readSingle(name: string, value: unknown, ctx: z.RefinementCtx): string | undefined {
+  if (Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: `${name} must be given once` });
+    return undefined;
+  }
+  if (value === undefined || value === null) return undefined;
+  const text = String(value).trim();
+  if (text === '' || text === 'undefined' || text === 'null') return undefined;
+  return text;
+}
+
+const wholeNumber = (name: string, fallback: number, min: number, max: number, clampTo?: number) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const text = readSingle(name, value, ctx);
+      if (text === undefined) return fallback;
+      const number = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+      // A limit above the maximum is served at the maximum, as GIPHY does; pagination says so.
+      if (clampTo !== undefined && number > clampTo) return clampTo;
+      if (!Number.isInteger(number) || number < min || number > max) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`,
+        });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+/** `limit`: default 25 (5 for autocomplete), anything above the maximum is served at it. */
+export const limitParam = (fallback: number = limits.pageSize, max: number = limits.maxLimit) =>
+  wholeNumber('limit', fallback, 1, max, max);
+
+export const offsetParam = wholeNumber('offset', 0, 0, limits.maxOffset);
+
+export const ratingParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): Rating | undefined => {
+    const text = readSingle('rating', value, ctx)?.toLowerCase();
+    if (text === undefined) return undefined;
+    // GIPHY's "y" (youth) is stricter than g; g is the strictest rating our catalog records.
+    if (text === 'y') return 'g';
+    const parsed = ratingSchema.safeParse(text);
+    if (!parsed.success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `rating must be one of g, pg, pg-13, r, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+export const langParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx) => {
+    const text = readSingle('lang', value, ctx);
+    if (text === undefined) return undefined;
+    if (!/^[a-z]{2}(-[a-z]{2,4})?$/i.test(text)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `lang must be a 2-letter ISO 639-1 code such as en, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return text.toLowerCase();
+  });
+
+export const searchSortSchema = z.enum(['relevant', 'recent']);
+export type SearchSort = z.infer<typeof searchSortSchema>;
+
+export const sortParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): SearchSort => {
+    const text = readSingle('sort', value, ctx)?.toLowerCase();
+    if (text === undefined) return 'relevant';
+    const parsed = searchSortSchema.safeParse(text);
+    if (!parsed.success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `sort must be relevant or recent, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
+/** A search term: required or optional, at most 50 characters (longer → 414, as GIPHY). */
+const termParam = (name: string, isRequired: boolean) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const text = readSingle(name, value, ctx)?.replace(/\s+/g, ' ');
+      if (text === undefined) {
+        if (!isRequired) return undefined;
+        ctx.addIssue({ code: 'custom', message: `${name} is required` });
+        return z.NEVER;
+      }
+      if ([...text].length > limits.maxQueryLength) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be at most ${limits.maxQueryLength} characters`,
+          params: { status: tooLongIssue },
+        });
+        return z.NEVER;
+      }
+      return text;
+    });
+
+const itemIdParam = (name: string) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const text = readSingle(name, value, ctx);
+      if (text === undefined) {
+        ctx.addIssue({ code: 'custom', message: `${name} is required` });
+        return z.NEVER;
+      }
+      if (!itemIdPattern.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `${name} is not a valid item id` });
+        return z.NEVER;
+      }
+      return text;
+    });
+
+export const trendingParamsSchema = z.object({
+  limit: limitParam(),
+  offset: offsetParam,
+  rating: ratingParam,
+});
+export type TrendingParams = z.output<typeof trendingParamsSchema>;
+
+export const searchParamsSchema = z.object({
+  q: termParam('q', true),
+  limit: limitParam(),
+  offset: offsetParam,
+  rating: ratingParam,
+  lang: langParam,
+  sort: sortParam,
+});
+export type SearchParams = z.output<typeof searchParamsSchema> & { q: string };
+
+export const idsParamsSchema = z.object({
+  ids: z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      const text = readSingle('ids', value, ctx);
+      const ids = [...new Set((text ?? '').split(',').map((id) => id.trim()))].filter(Boolean);
+      if (ids.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'ids is required: a comma-separated list of ids' });
+        return z.NEVER;
+      }
+      if (ids.length > maxIds) {
+        ctx.addIssue({ code: 'custom', message: `ids can list at most ${maxIds} ids` });
+        return z.NEVER;
+      }
+      const bad = ids.find((id) => !itemIdPattern.test(id));
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `ids contains an invalid id: ${JSON.stringify(bad.slice(0, 70))}`,
+        });
+        return z.NEVER;
+      }
+      return ids;
+    }),
+});
+export type IdsParams = z.output<typeof idsParamsSchema>;
+
+export const itemIdPathSchema = z.object({ id: itemIdParam('id') });
+
+export const relatedParamsSchema = z.object({
+  gif_id: itemIdParam('gif_id'),
+  limit: limitParam(),
+  offset: offsetParam,
+  rating: ratingParam,
+});
+export type RelatedParams = z.output<typeof relatedParamsSchema>;
+
+export const randomParamsSchema = z.object({
+  tag: termParam('tag', false),
+  rating: ratingParam,
+});
+export type RandomParams = z.output<typeof randomParamsSchema>;
+
+/**
+ * Category lists default to the maximum page: GIPHY returns every category at once and the
+ * SDK's `categories()` sends no limit.
+ */
+export const categoriesParamsSchema = z.object({
+  limit: limitParam(limits.maxLimit),
+  offset: offsetParam,
+  rating: ratingParam,
+});
+export type CategoriesParams = z.output<typeof categoriesParamsSchema>;
+
+export const categoryItemsParamsSchema = trendingParamsSchema;
+export type CategoryItemsParams = TrendingParams;
+
+/** `gifs/search/tags` (autocomplete): GIPHY's default page is 5 suggestions. */
+export const autocompleteParamsSchema = z.object({
+  q: termParam('q', true),
+  limit: limitParam(5),
+  offset: offsetParam,
+  rating: ratingParam,
+});
+export type AutocompleteParams = z.output<typeof autocompleteParamsSchema> & { q: string };
