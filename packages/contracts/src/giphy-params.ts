@@ -224,18 +224,29 @@ export const randomParamsSchema = z.object({
 export type RandomParams = z.output<typeof randomParamsSchema>;
 
 /**
+ * Category endpoints: the SDK's `categories()`, `subcategories()` and `gifs(category, sub)`
+ * send no rating and cannot be given one, so these default to the SDK's own default ceiling,
+ * pg-13, rather than to every rating.
+ */
+const categoryRatingParam = ratingParam.transform((rating): Rating => rating ?? 'pg-13');
+
+/**
  * Category lists default to the maximum page: GIPHY returns every category at once and the
  * SDK's `categories()` sends no limit.
  */
 export const categoriesParamsSchema = z.object({
   limit: limitParam(limits.maxLimit),
   offset: offsetParam,
-  rating: ratingParam,
+  rating: categoryRatingParam,
 });
 export type CategoriesParams = z.output<typeof categoriesParamsSchema>;
 
-export const categoryItemsParamsSchema = trendingParamsSchema;
-export type CategoryItemsParams = TrendingParams;
+export const categoryItemsParamsSchema = z.object({
+  limit: limitParam(),
+  offset: offsetParam,
+  rating: categoryRatingParam,
+});
+export type CategoryItemsParams = z.output<typeof categoryItemsParamsSchema>;
 
 /** `gifs/search/tags` (autocomplete): GIPHY's default page is 5 suggestions. */
 export const autocompleteParamsSchema = z.object({
