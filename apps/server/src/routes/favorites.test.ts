@@ -2,6 +2,7 @@ import { maxFavoritesPerUser } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 
@@ -74,6 +75,21 @@ describe('/api/favorites', () => {
       expect(removed.json()).toEqual({ success: true, id: 'second2', isFavorite: false });
     }
     expect((await call('GET', '/api/favorites', cookie)).json().ids).toEqual(['third3', 'first1']);
+  });
+
+  it('counts a new favourite of a catalog item towards trending, once', async () => {
+    const { cookie, user } = await signInAs(testApp);
+    const [itemId] = await insertCatalogItems(testApp.database, [{ title: 'Dancing cat' }]);
+    const events = async () =>
+      (
+        await testApp.database.db.execute<{ kind: string }>(sql`
+          SELECT kind FROM item_events WHERE user_id = ${user.id} AND item_id = ${itemId!}`)
+      ).rows.map((row) => row.kind);
+    await call('PUT', `/api/favorites/${itemId}`, cookie);
+    await call('PUT', `/api/favorites/${itemId}`, cookie);
+    expect(await events()).toEqual(['favorite']);
+    // Ids that are not ours (GIPHY's, in giphy mode) are kept but not counted.
+    expect((await call('PUT', '/api/favorites/notInCatalog1', cookie)).statusCode).toBe(200);
   });
 
   it('keeps each account to itself', async () => {

@@ -12,6 +12,7 @@ import {
   mergeFavorites,
   removeFavorite,
 } from '../favorites/favorites-service.ts';
+import { recordItemEvent } from '../catalog/query/trending.ts';
 import { AppError } from '../lib/app-error.ts';
 import { requireSignedIn } from '../plugins/session.ts';
 
@@ -42,7 +43,16 @@ export const favoritesRoutes: FastifyPluginAsync = async (app) => {
 
   app.put('/:id', { config: writeRateLimit }, async (request): Promise<FavoriteWriteResponse> => {
     const id = parseItemId(request.params);
-    await addFavorite(db, request.user!.id, id);
+    const isNew = await addFavorite(db, request.user!.id, id);
+    if (isNew) {
+      // A favourite counts towards trending (our catalog's ids only; GIPHY ids are ignored).
+      // The favourite is saved either way: a failure here is only logged.
+      await recordItemEvent(app.deps, {
+        userId: request.user!.id,
+        itemId: id,
+        kind: 'favorite',
+      }).catch((error: unknown) => request.log.warn({ err: error }, 'could not count a favourite'));
+    }
     return { success: true, id, isFavorite: true };
   });
 
