@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Rating } from '@sticky/contracts';
 import { ratingOrder } from '@sticky/contracts';
 import { encodeCategoryName } from '../catalog/category-names.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { categories, creators, itemCategories, items, renditions } from '../db/schema.ts';
+
+/** `../shared` beside the repository: data and fixtures tests read, never copy. */
+export const sharedDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../../shared',
+);
 
 /**
  * Catalog rows written straight into the database, for tests of everything that reads the
@@ -13,7 +21,7 @@ export interface FixtureItem {
   id?: string;
   type?: 'gif' | 'sticker' | 'text';
   title: string;
-  tags?: string[];
+  tags?: readonly string[];
   altText?: string;
   rating?: Rating;
   sourceUrl?: string;
@@ -29,6 +37,8 @@ export interface FixtureItem {
   frames?: number;
   /** Which renditions to write: GIPHY's usual set (default), or none at all. */
   renditions?: 'standard' | 'none';
+  /** Also an MP4 beside each animated rendition (as when ffmpeg is installed). */
+  hasMp4?: boolean;
 }
 
 const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -53,6 +63,7 @@ export function standardRenditions(
   width: number,
   height: number,
   frames: number,
+  hasMp4 = false,
 ): RenditionRow[] {
   const scaleTo = (targetWidth?: number, targetHeight?: number) =>
     targetWidth
@@ -71,7 +82,11 @@ export function standardRenditions(
   ];
   return sizes.flatMap(([name, size, isStill]) => {
     const formats =
-      isStill || name === 'downsized' ? (['gif'] as const) : (['gif', 'webp'] as const);
+      isStill || name === 'downsized'
+        ? (['gif'] as const)
+        : hasMp4
+          ? (['gif', 'webp', 'mp4'] as const)
+          : (['gif', 'webp'] as const);
     return formats.map((format) => ({
       itemId,
       name,
@@ -130,7 +145,7 @@ export async function insertCatalogItems(
           type: fixture.type ?? 'gif',
           slug: slugFor(fixture.title, id),
           title: fixture.title,
-          tags: fixture.tags ?? [],
+          tags: [...(fixture.tags ?? [])],
           altText: fixture.altText ?? '',
           rating,
           ratingRank: ratingOrder.indexOf(rating),
@@ -152,7 +167,9 @@ export async function insertCatalogItems(
             : {}),
         },
         renditions:
-          fixture.renditions === 'none' ? [] : standardRenditions(id, width, height, frames),
+          fixture.renditions === 'none'
+            ? []
+            : standardRenditions(id, width, height, frames, fixture.hasMp4),
       };
     });
     await database.db.insert(items).values(batch.map((entry) => entry.row));

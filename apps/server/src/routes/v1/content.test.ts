@@ -338,7 +338,7 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       expect(ids).not.toContain(id.dancingCat);
       expect(ids).not.toContain(id.hiddenCat);
       expect(ids).not.toContain(id.catSticker);
-      expect(ids.indexOf(id.happyDog)).toBeLessThan(ids.indexOf(wordOnly!));
+      expect(ids.indexOf(id.happyDog!)).toBeLessThan(ids.indexOf(wordOnly!));
       expect(ids.indexOf(cousin!)).toBeLessThan(ids.indexOf(wordOnly!));
       expect(ids).toContain(wordOnly);
       expect(body.pagination.total_count).toBe(ids.length);
