@@ -242,22 +242,6 @@ export const importJobs = pgTable('import_jobs', {
   summary: jsonb('summary'),
 });
 
-/**
- * On-demand renderings of animated text (text/animate), by what was asked: a hash of the
- * renderer version, style and phrase. A repeat is answered from here without rendering.
- */
-export const textRenderings = pgTable(
-  'text_renderings',
-  {
-    key: text('key').primaryKey(),
-    itemId: text('item_id')
-      .notNull()
-      .references(() => items.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('text_renderings_item_idx').on(t.itemId)],
-);
-
 /** One row per version of the starter catalog that was seeded, so later starts skip it. */
 export const starterCatalogSeeds = pgTable('starter_catalog_seeds', {
   version: integer('version').primaryKey(),
