@@ -201,10 +201,13 @@ describe('GIPHY SDK contract', () => {
 
     async function rawItem(itemId: string) {
       const response = await fetch(`${origin}/v1/gifs/${itemId}?api_key=sdk-test-key`);
-      return (await response.json()).data as Record<string, unknown> & {
-        images: Record<string, Record<string, unknown>>;
-        user: Record<string, unknown>;
+      const body = (await response.json()) as {
+        data: Record<string, unknown> & {
+          images: Record<string, Record<string, unknown>>;
+          user: Record<string, unknown>;
+        };
       };
+      return body.data;
     }
 
     it.skipIf(!hasFixtures)('item, user and rendition keys', async () => {
