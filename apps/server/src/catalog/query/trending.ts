@@ -16,6 +16,11 @@ export const trendHalfLifeDays = 3;
 const trendEpochSeconds = Date.UTC(2025, 0, 1) / 1000;
 const tauSeconds = (trendHalfLifeDays * 86_400) / Math.LN2;
 
+/** The trend_score of an item with `weight` worth of events at `at` (the starter catalog's). */
+export function trendScoreFor(weight: number, at: Date = new Date()): number {
+  return Math.log(weight) + (at.getTime() / 1000 - trendEpochSeconds) / tauSeconds;
+}
+
 export type ItemEventKind = 'view' | 'copy' | 'download' | 'favorite';
 
 /** How much one event of each kind counts towards trending. */
