@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import type { AppConfig } from '../../config/env.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
+import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
+import { encodeCategoryName } from '../category-names.ts';
+import {
+  buildDefaultAltText,
+  buildSlug,
+  generateItemId,
+  isValidItemId,
+  normaliseTags,
+  ratingRanks,
+} from './item-naming.ts';
+import type { Rating } from './item-naming.ts';
+import {
+  createStagingDir,
+  lockMediaFilesShared,
+  placeFiles,
+  removeUnreferencedFiles,
+} from './media-files.ts';
+import { getMediaProcessor } from './media-processor.ts';
+import type { MediaProcessor } from './media-processor.ts';
+
+export interface ItemMetadata {
+  title: string;
+  tags: string[];
+  type: 'gif' | 'sticker' | 'text';
+  /** Default 'g'. */
+  rating?: Rating;
+  altText?: string;
+  sourceUrl?: string;
+  license?: string;
+  attribution?: string;
+  /** Display names; 'Parent/Sub' for a subcategory ('Reactions/Happy'); created if missing. */
+  categories?: string[];
+  creator?: {
+    username: string;
+    displayName: string;
+    avatarUrl?: string;
+    description?: string;
+    profileUrl?: string;
+    websiteUrl?: string;
+    isVerified?: boolean;
+  };
+  /** Animated-text renderings made on demand: isDynamic true, isIndexable false. */
+  isDynamic?: boolean;
+  isIndexable?: boolean;
+  trendScore?: number;
+}
+
+export type ImportOutcome =
+  | { status: 'imported'; itemId: string; slug: string }
+  /** The same bytes (sha256) are already in the catalog, or the given id already exists. */
+  | { status: 'duplicate'; itemId: string }
+  /** A clear, human reason: shown to whoever imports the file. */
+  | { status: 'rejected'; reason: string };
+
+export interface ImportDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+}
+
+export interface ImportInput {
+  bytes: Buffer;
+  /** Only for messages: the format is read from the bytes, never from the name. */
+  fileName: string;
+  metadata: ItemMetadata;
+}
+
+export interface ImportOptions {
+  /**
+   * Use this item id instead of a random one (base62, 6–64 characters), e.g. a deterministic
+   * id for content-addressed text renderings. An item with that id already there is a duplicate.
+   */
+  itemId?: string;
+  /** The pool of decoder processes; default: one per process, IMPORT_WORKERS wide. */
+  processor?: MediaProcessor;
+  /** Test hook: runs inside the transaction after every row is written, before commit. */
+  beforeCommit?: () => Promise<void> | void;
+}
+
+let ffmpegLookup: string | null | undefined;
+
+/** ffmpeg on PATH, looked up once per process; MP4 renditions are made only when it exists. */
+export function findFfmpeg(): string | undefined {
+  if (ffmpegLookup === undefined) {
+    ffmpegLookup = null;
+    for (const directory of (process.env.PATH ?? '').split(path.delimiter)) {
+      if (!directory) continue;
+      const candidate = path.join(directory, 'ffmpeg');
+      try {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        if (fs.statSync(candidate).isFile()) {
+          ffmpegLookup = candidate;
+          break;
+        }
+      } catch {
+        // not here
+      }
+    }
+  }
+  return ffmpegLookup ?? undefined;
+}
+
+function validateMetadata(metadata: ItemMetadata): string | undefined {
+  if (!metadata || typeof metadata !== 'object') return 'no metadata was given';
+  if (typeof metadata.title !== 'string' || metadata.title.trim() === '') {
+    return 'the title is empty';
+  }
+  if (metadata.title.length > 200) return 'the title is longer than 200 characters';
+  if (!['gif', 'sticker', 'text'].includes(metadata.type)) {
+    return `the type must be gif, sticker or text, not ${JSON.stringify(metadata.type)}`;
+  }
+  if (metadata.rating !== undefined && !(metadata.rating in ratingRanks)) {
+    return `the rating must be g, pg, pg-13 or r, not ${JSON.stringify(metadata.rating)}`;
+  }
+  if (!Array.isArray(metadata.tags) || metadata.tags.some((tag) => typeof tag !== 'string')) {
+    return 'the tags must be a list of words';
+  }
+  for (const category of metadata.categories ?? []) {
+    const parts = category.split('/').map((part) => part.trim());
+    if (parts.length > 2 || parts.some((part) => encodeCategoryName(part) === '')) {
+      return `the category ${JSON.stringify(category)} is not "Name" or "Parent/Sub"`;
+    }
+  }
+  if (metadata.creator && !/^[A-Za-z0-9_.-]{1,64}$/.test(metadata.creator.username ?? '')) {
+    return `the creator username ${JSON.stringify(metadata.creator.username)} is not valid (letters, digits, . _ -)`;
+  }
+  return undefined;
+}
+
+type Transaction = Parameters<Parameters<DatabaseHandle['db']['transaction']>[0]>[0];
+
+/** The category (and its parent) by display name, created when missing; returns the leaf id. */
+async function ensureCategory(tx: Transaction, displayPath: string): Promise<number> {
+  let parentId: number | null = null;
+  for (const part of displayPath.split('/').map((name) => name.trim())) {
+    const result: { rows: Array<{ id: number }> } = await tx.execute<{ id: number }>(sql`
+      INSERT INTO categories (name, name_encoded, parent_id)
+      VALUES (${part}, ${encodeCategoryName(part)}, ${parentId})
+      ON CONFLICT ((coalesce(parent_id, 0)), name_encoded) DO UPDATE SET name = categories.name
+      RETURNING id`);
+    parentId = Number(result.rows[0]!.id);
+  }
+  return parentId!;
+}
+
+async function upsertCreator(
+  tx: Transaction,
+  creator: NonNullable<ItemMetadata['creator']>,
+): Promise<number> {
+  const values = {
+    username: creator.username,
+    displayName: creator.displayName || creator.username,
+    avatarUrl: creator.avatarUrl ?? '',
+    description: creator.description ?? '',
+    profileUrl: creator.profileUrl ?? '',
+    websiteUrl: creator.websiteUrl ?? '',
+    isVerified: creator.isVerified ?? false,
+  };
+  const { username: _username, ...updates } = values;
+  const [row] = await tx
+    .insert(creators)
+    .values(values)
+    .onConflictDoUpdate({ target: creators.username, set: updates })
+    .returning({ id: creators.id });
+  return row!.id;
+}
+
+async function findItemBySha(database: DatabaseHandle, sha256: string) {
+  const [row] = await database.db
+    .select({ id: items.id })
+    .from(items)
+    .where(eq(items.sha256, sha256))
+    .limit(1);
+  return row;
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const candidates = [error, (error as { cause?: unknown })?.cause];
+  return candidates.some(
+    (candidate) =>
+      (candidate as { code?: string })?.code === '23505' &&
+      (candidate as { constraint?: string })?.constraint === constraint,
+  );
+}
+
+/**
+ * Validates a file, renders GIPHY's renditions, and stores the item: files first (moved into
+ * their content-addressed place), then the item, its renditions, creator and categories in one
+ * transaction. It either all appears or none of it does. Never throws for a bad file (that is
+ * a rejection with a reason); throws only when storage itself fails (disk, database).
+ */
+export async function importMedia(
+  deps: ImportDeps,
+  input: ImportInput,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
+  const { config, database } = deps;
+  const { metadata } = input;
+  const problem = validateMetadata(metadata);
+  if (problem) return { status: 'rejected', reason: problem };
+  if (options.itemId !== undefined && !isValidItemId(options.itemId)) {
+    return {
+      status: 'rejected',
+      reason: `the item id ${JSON.stringify(options.itemId)} is not base62`,
+    };
+  }
+  const limits = config.importLimits;
+  if (input.bytes.length > limits.maxBytes) {
+    const mb = (value: number) => `${(value / (1024 * 1024)).toFixed(1)} MB`;
+    return {
+      status: 'rejected',
+      reason: `the file is ${mb(input.bytes.length)}, over the limit of ${mb(limits.maxBytes)}`,
+    };
+  }
+
+  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+  const existing = await findItemBySha(database, sha256);
+  if (existing) return { status: 'duplicate', itemId: existing.id };
+  if (options.itemId) {
+    const [byId] = await database.db
+      .select({ id: items.id })
+      .from(items)
+      .where(eq(items.id, options.itemId))
+      .limit(1);
+    if (byId) return { status: 'duplicate', itemId: byId.id };
+  }
+
+  const processor = options.processor ?? getMediaProcessor(limits.workers);
+  const stagingDir = await createStagingDir(config.mediaDir);
+  let created: string[] = [];
+  try {
+    const result = await processor.process({
+      bytes: input.bytes,
+      limits,
+      outputDir: stagingDir,
+      isSticker: metadata.type === 'sticker',
+      ffmpegPath: findFfmpeg(),
+    });
+    if (!result.ok) return { status: 'rejected', reason: result.reason };
+    const { info } = result;
+
+    const itemId = options.itemId ?? generateItemId();
+    const title = metadata.title.trim();
+    const slug = buildSlug(title, itemId);
+    const rating = metadata.rating ?? 'g';
+    const isAnimated = info.frames > 1;
+
+    await database.db.transaction(async (tx) => {
+      await tx.execute(lockMediaFilesShared);
+      const placement = await placeFiles(config.mediaDir, result.files).catch((error: unknown) => {
+        created = (error as { createdPaths?: string[] }).createdPaths ?? [];
+        throw error;
+      });
+      created = placement.created;
+      const creatorId = metadata.creator ? await upsertCreator(tx, metadata.creator) : null;
+      await tx.insert(items).values({
+        id: itemId,
+        type: metadata.type,
+        slug,
+        title,
+        tags: normaliseTags(metadata.tags),
+        altText: metadata.altText?.trim() || buildDefaultAltText(title, metadata.type, isAnimated),
+        rating,
+        ratingRank: ratingRanks[rating],
+        sourceUrl: metadata.sourceUrl ?? '',
+        creatorId,
+        width: info.width,
+        height: info.height,
+        frames: info.frames,
+        durationMs: info.durationMs,
+        bytes: input.bytes.length,
+        sha256,
+        originalFormat: info.format,
+        isDynamic: metadata.isDynamic ?? false,
+        isIndexable: metadata.isIndexable ?? true,
+        license: metadata.license ?? '',
+        attribution: metadata.attribution ?? '',
+        trendScore: metadata.trendScore ?? 0,
+      });
+      await tx.insert(renditions).values(
+        placement.files.map((file) => ({
+          itemId,
+          name: file.name,
+          format: file.format,
+          width: file.width,
+          height: file.height,
+          frames: file.frames,
+          bytes: file.bytes,
+          path: file.path,
+        })),
+      );
+      const categoryIds = new Set<number>();
+      for (const category of metadata.categories ?? []) {
+        categoryIds.add(await ensureCategory(tx, category));
+      }
+      if (categoryIds.size > 0) {
+        await tx
+          .insert(itemCategories)
+          .values([...categoryIds].map((categoryId) => ({ itemId, categoryId })))
+          .onConflictDoNothing();
+      }
+      await options.beforeCommit?.();
+    });
+    created = [];
+    return { status: 'imported', itemId, slug };
+  } catch (error) {
+    if (isUniqueViolation(error, 'items_sha256_unique')) {
+      const winner = await findItemBySha(database, sha256);
+      if (winner) return { status: 'duplicate', itemId: winner.id };
+    }
+    throw error;
+  } finally {
+    await removeUnreferencedFiles(database, config.mediaDir, created).catch(() => {});
+    await fsp.rm(stagingDir, { recursive: true, force: true });
+  }
+}

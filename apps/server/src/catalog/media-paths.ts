@@ -1,0 +1,43 @@
+import path from 'node:path';
+
+/** Media formats we store; the extension of a content-addressed file names its format. */
+export type MediaFormat = 'gif' | 'webp' | 'png' | 'jpeg' | 'mp4';
+
+export const mediaExtensions: Record<MediaFormat, string> = {
+  gif: 'gif',
+  webp: 'webp',
+  png: 'png',
+  jpeg: 'jpg',
+  mp4: 'mp4',
+};
+
+export const mediaContentTypes: Record<string, string> = {
+  gif: 'image/gif',
+  webp: 'image/webp',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  mp4: 'video/mp4',
+};
+
+/** Where imports stage their files before moving them into place; never served. */
+export const MEDIA_TEMP_DIR = '.incoming';
+
+const contentAddressedName = /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.(gif|webp|png|jpg|mp4)$/;
+
+/** `ab/cd/<sha256>.<ext>`: the path, relative to the media folder, of a file with that content. */
+export function contentAddressedPath(sha256: string, format: MediaFormat): string {
+  return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}.${mediaExtensions[format]}`;
+}
+
+/** True for the paths contentAddressedPath makes, and only those. */
+export function isContentAddressedPath(relativePath: string): boolean {
+  return contentAddressedName.test(relativePath);
+}
+
+/** The absolute file for a stored relative path (always inside mediaDir). */
+export function resolveMediaPath(mediaDir: string, relativePath: string): string {
+  if (!isContentAddressedPath(relativePath)) {
+    throw new Error(`not a content-addressed media path: ${JSON.stringify(relativePath)}`);
+  }
+  return path.join(mediaDir, relativePath);
+}
