@@ -54,9 +54,11 @@ export function RootLayout() {
         id="main-content"
         tabIndex={-1}
         aria-busy={navigation.state !== 'idle'}
-        className="flex-1 focus:outline-none"
+        className="w-full flex-1 focus:outline-none"
       >
-        <Outlet />
+        <div className="mx-auto w-full max-w-7xl px-4 py-6">
+          <Outlet />
+        </div>
       </main>
       <SiteFooter />
       <ScrollRestoration />

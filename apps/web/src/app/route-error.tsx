@@ -45,7 +45,7 @@ function ErrorDetails() {
   useDocumentTitle(title);
   if (!(isRouteErrorResponse(error) && error.status === 404)) console.error(error);
   return (
-    <div className="mx-auto max-w-xl px-4 py-20 text-center">
+    <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="text-3xl font-bold text-white">{title}</h1>
       <p className="mt-3 text-gray-300">{text}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
@@ -74,8 +74,8 @@ export function RouteError() {
 /** The layout itself failed: a bare page that depends on nothing else. */
 export function RootError() {
   return (
-    <main id="main-content" className="flex-1">
-      <div className="px-4 pt-6">
+    <main id="main-content" className="flex-1 px-4">
+      <div className="pt-6">
         <Logo />
       </div>
       <ErrorDetails />
@@ -87,7 +87,7 @@ export function RootError() {
 export function NotFoundPage() {
   useDocumentTitle('Page not found');
   return (
-    <div className="mx-auto max-w-xl px-4 py-20 text-center">
+    <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="text-3xl font-bold text-white">Page not found</h1>
       <p className="mt-3 text-gray-300">
         There is nothing at this address. It may have moved, or the link may be mistyped.

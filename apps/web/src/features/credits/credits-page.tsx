@@ -7,7 +7,7 @@ const linkClass = 'font-medium text-violet-300 underline hover:text-violet-200';
 export function CreditsPage() {
   useDocumentTitle('Credits');
   return (
-    <div className="mx-auto max-w-4xl px-4 py-10">
+    <div className="mx-auto max-w-4xl py-4">
       <h1 className="text-3xl font-bold text-white">Credits</h1>
       <p className="mt-3 text-gray-300">
         Sticky is built on the work of others. These are the assets it ships or shows, who made them

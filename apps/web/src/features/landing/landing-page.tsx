@@ -13,11 +13,11 @@ export function LandingPage() {
   const { openSignIn, preloadSignIn } = useSignInDialog();
 
   return (
-    <div className="px-4">
+    <div>
       <SignInErrorAlert />
       <section
         aria-labelledby="landing-title"
-        className="mx-auto grid max-w-6xl items-center gap-10 py-12 md:grid-cols-2 md:py-20"
+        className="mx-auto grid max-w-6xl items-center gap-10 py-6 md:grid-cols-2 md:py-14"
       >
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-violet-500/15 px-3 py-1 text-sm font-medium text-violet-200">

@@ -54,7 +54,7 @@ export function SearchBox() {
           maxLength={limits.maxQueryLength}
           autoComplete="off"
           enterKeyHint="search"
-          placeholder="Search all the GIFs and Stickers"
+          placeholder="Search GIFs and stickers"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           className="min-w-0 flex-1 bg-transparent px-5 py-3 text-base text-gray-900 placeholder:text-gray-500 focus:outline-none"

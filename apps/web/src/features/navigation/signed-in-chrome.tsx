@@ -35,7 +35,7 @@ export function SignedInNav({ user }: { user: SessionUser }) {
       <button
         ref={categoriesButtonRef}
         type="button"
-        className={`${buttonStyles.ghost} hidden md:inline-flex`}
+        className={`${buttonStyles.ghost} max-md:hidden`}
         aria-haspopup="dialog"
         aria-expanded={isCategoriesOpen}
         onClick={() => openCategories(categoriesButtonRef.current)}
@@ -46,7 +46,7 @@ export function SignedInNav({ user }: { user: SessionUser }) {
       <NavLink
         to="/favorite"
         className={({ isActive }) =>
-          `${buttonStyles.ghost} ${isActive ? 'bg-white/10 text-white' : ''}`
+          `${buttonStyles.ghost} whitespace-nowrap max-sm:px-2 ${isActive ? 'bg-white/10 text-white' : ''}`
         }
       >
         <Heart className="size-4 text-pink-400" aria-hidden="true" />

@@ -1,0 +1,152 @@
+import { signInErrorMessages } from '@sticky/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json, stubApi } from '@/app/test-support/api.ts';
+import { installDom } from '@/app/test-support/dom.ts';
+import { renderRoutes } from '@/app/test-support/render-app.tsx';
+import { SignInDialogProvider } from '@/features/auth';
+import { LandingPage } from './landing-page.tsx';
+
+function renderLanding(url = '/landing') {
+  return renderRoutes(
+    [
+      {
+        path: '/landing',
+        element: (
+          <SignInDialogProvider>
+            <LandingPage />
+          </SignInDialogProvider>
+        ),
+      },
+    ],
+    { url, session: null },
+  );
+}
+
+function stubLandingApi(analyticsScriptUrl: string | null = null) {
+  return stubApi({
+    'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+    'GET /api/config': () => json({ source: 'local', apiKey: 'sticky-web', analyticsScriptUrl }),
+  });
+}
+
+beforeEach(() => {
+  installDom();
+});
+
+afterEach(() => {
+  document.head.querySelectorAll('script[data-sticky-analytics]').forEach((node) => node.remove());
+});
+
+describe('landing page (spec §1)', () => {
+  it('shows the hero headline, its subtext and the call to action', () => {
+    stubLandingApi();
+    renderLanding();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Say it with a GIF.');
+    expect(screen.getByText(/Sticky finds the perfect reaction in seconds\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Get started for free' })).toBeInTheDocument();
+  });
+
+  it('shows the four feature sections, each with an animated image', () => {
+    stubLandingApi();
+    renderLanding();
+    const titles = screen.getAllByRole('heading', { level: 3 }).map((node) => node.textContent);
+    expect(titles).toEqual([
+      'Search trending GIFs',
+      'Save your favorites',
+      'Share with friends',
+      'Download GIFs',
+    ]);
+    const images = screen
+      .getAllByRole('img')
+      .filter((image) => image.getAttribute('src')?.startsWith('/landing/'));
+    expect(images.map((image) => image.getAttribute('src'))).toEqual([
+      '/landing/search.svg',
+      '/landing/favorites.svg',
+      '/landing/share.svg',
+      '/landing/download.svg',
+    ]);
+    for (const image of images) expect(image.getAttribute('alt')).toMatch(/^Animation: /);
+  });
+
+  it("opens the Sign In dialog from 'Get started for free'", async () => {
+    stubLandingApi();
+    renderLanding();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Get started for free' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' }, { timeout: 5000 });
+    expect(
+      within(dialog).getByRole('button', { name: 'Continue with Google' }),
+    ).toBeInTheDocument();
+  });
+
+  it('explains a failed sign-in from ?error= in an alert, which can be dismissed', async () => {
+    stubLandingApi();
+    const { router } = renderLanding('/landing?error=not_allowed');
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't sign you in");
+    expect(alert).toHaveTextContent(signInErrorMessages.not_allowed);
+
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(router.state.location.search).toBe('');
+  });
+
+  it.each(['flow_expired', 'state_mismatch', 'email_unverified'] as const)(
+    'has a message for %s',
+    (code) => {
+      stubLandingApi();
+      renderLanding(`/landing?error=${code}`);
+      expect(screen.getByRole('alert')).toHaveTextContent(signInErrorMessages[code]);
+    },
+  );
+
+  it('shows no alert for an unknown code or none', () => {
+    stubLandingApi();
+    renderLanding('/landing?error=%3Cscript%3E');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('counts one page view, without cookies and without anything about the visitor', async () => {
+    const { calls } = stubLandingApi();
+    renderLanding('/landing?error=not_allowed');
+    await waitFor(() =>
+      expect(calls.filter((call) => call.url === '/api/analytics/pageview')).toHaveLength(1),
+    );
+    const view = calls.find((call) => call.url === '/api/analytics/pageview')!;
+    expect(view.method).toBe('POST');
+    expect(view.body).toEqual({ path: '/landing' });
+    expect(view.init?.credentials).toBe('omit');
+  });
+
+  it('loads the configured analytics script once', async () => {
+    stubLandingApi('https://stats.example.com/script.js');
+    renderLanding();
+    await waitFor(() =>
+      expect(document.head.querySelectorAll('script[data-sticky-analytics]')).toHaveLength(1),
+    );
+    const script = document.head.querySelector<HTMLScriptElement>('script[data-sticky-analytics]');
+    expect(script?.src).toBe('https://stats.example.com/script.js');
+    expect(script?.defer).toBe(true);
+  });
+
+  it('loads no analytics script when none is configured', async () => {
+    const { calls } = stubLandingApi(null);
+    renderLanding();
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/config')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(document.head.querySelector('script[data-sticky-analytics]')).toBeNull();
+  });
+
+  it('keeps working when counting the view fails', async () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    stubApi({
+      'POST /api/analytics/pageview': () =>
+        json({ success: false, error: { code: 'rate_limited', message: 'Slow down.' } }, 429),
+      'GET /api/config': () => json({ source: 'local', apiKey: 'k', analyticsScriptUrl: null }),
+    });
+    renderLanding();
+    await waitFor(() => expect(debug).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: 'Get started for free' })).toBeInTheDocument();
+  });
+});

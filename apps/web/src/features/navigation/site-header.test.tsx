@@ -1,0 +1,199 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { json, stubApi } from '@/app/test-support/api.ts';
+import { installDom } from '@/app/test-support/dom.ts';
+import { renderRoutes, testUser } from '@/app/test-support/render-app.tsx';
+import { SignInDialogProvider } from '@/features/auth';
+import { mediumScreenQuery } from '@/lib/use-media-query.ts';
+import { SiteHeader } from './site-header.tsx';
+
+// The real panel lists categories from the content API; a stand-in with one link is enough.
+vi.mock('@/features/categories', async () => {
+  const { Link } = await import('react-router');
+  return {
+    CategoriesPanel: ({ onNavigate }: { onNavigate?: () => void }) => (
+      <ul>
+        <li>
+          <Link to="/reactions" onClick={onNavigate}>
+            Reactions
+          </Link>
+        </li>
+      </ul>
+    ),
+  };
+});
+
+const slow = { timeout: 5000 };
+
+function renderHeader(session: typeof testUser | null, url = '/') {
+  const layout = (
+    <SignInDialogProvider>
+      <SiteHeader />
+      <p>page body</p>
+    </SignInDialogProvider>
+  );
+  return renderRoutes(
+    [
+      { path: '/', element: layout },
+      { path: '/landing', element: <h1>Landing screen</h1> },
+      { path: '*', element: layout },
+    ],
+    { url, session },
+  );
+}
+
+async function openUserMenu() {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('button', { name: /^Account menu for/ }, slow));
+  const menu = await screen.findByRole('menu');
+  return { user, menu };
+}
+
+describe('header, signed out (spec §2)', () => {
+  beforeEach(() => installDom());
+
+  it("shows the logo linking to / and a 'Get Started' button that opens the Sign In dialog", async () => {
+    renderHeader(null);
+    expect(screen.getByRole('link', { name: 'Sticky home' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Favorite GIFs' })).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Get Started' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' }, slow);
+    expect(
+      within(dialog).getByRole('button', { name: 'Continue with Google' }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('header, signed in, medium and large screens (spec §2)', () => {
+  beforeEach(() => installDom([mediumScreenQuery]));
+
+  it("shows Categories, 'Favorite GIFs', the avatar's initial and the search box", async () => {
+    renderHeader(testUser);
+    expect(await screen.findByRole('link', { name: 'Favorite GIFs' }, slow)).toHaveAttribute(
+      'href',
+      '/favorite',
+    );
+    expect(screen.getByRole('button', { name: 'Categories' })).toBeInTheDocument();
+    const avatar = screen.getByRole('button', { name: 'Account menu for Ada Lovelace' });
+    expect(avatar).toHaveTextContent(/^A$/);
+    expect(await screen.findByRole('searchbox')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Get Started' })).not.toBeInTheDocument();
+  });
+
+  it('shows a person icon when the name starts with no letter', async () => {
+    renderHeader({ ...testUser, name: '  ' });
+    const avatar = await screen.findByRole('button', { name: /^Account menu for/ }, slow);
+    expect(avatar).toHaveTextContent('');
+    expect(within(avatar).getByTestId('avatar-icon')).toBeInTheDocument();
+  });
+
+  it("opens a menu with 'Home' and 'Logout' (Categories is in the header row here)", async () => {
+    renderHeader(testUser, '/favorite');
+    const { menu } = await openUserMenu();
+    const items = within(menu)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual(['Home', 'Logout']);
+    expect(within(menu).getByRole('menuitem', { name: 'Home' })).toHaveAttribute('href', '/');
+  });
+
+  it('closes the menu on Escape', async () => {
+    renderHeader(testUser);
+    const { user } = await openUserMenu();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  });
+
+  it('closes the menu on an outside click', async () => {
+    renderHeader(testUser);
+    const { user } = await openUserMenu();
+    await user.click(screen.getByText('page body'));
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  });
+
+  it('opens the categories panel, which closes when a category is chosen', async () => {
+    const { router } = renderHeader(testUser);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    await user.click(await within(dialog).findByRole('link', { name: 'Reactions' }, slow));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/reactions');
+  });
+
+  it('closes the categories panel on any navigation (Back included)', async () => {
+    const { router } = renderHeader(testUser, '/favorite');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
+    await screen.findByRole('dialog', { name: 'Categories' });
+    await router.navigate('/');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('header, signed in, small screens (spec §2)', () => {
+  beforeEach(() => installDom([]));
+
+  it("hides the Categories button and puts 'Categories' in the menu", async () => {
+    renderHeader(testUser);
+    expect(
+      await screen.findByRole('button', { name: 'Categories', hidden: true }, slow),
+    ).toHaveClass('max-md:hidden');
+    const { user, menu } = await openUserMenu();
+    const items = within(menu)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual(['Home', 'Categories', 'Logout']);
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Categories' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    expect(await within(dialog).findByRole('link', { name: 'Reactions' }, slow)).toBeVisible();
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+});
+
+describe('logout (spec §7)', () => {
+  beforeEach(() => installDom([mediumScreenQuery]));
+
+  it("posts /api/auth/logout, toasts 'Logged Out' and goes to /landing", async () => {
+    const { calls } = stubApi({ 'POST /api/auth/logout': () => json({ success: true }) });
+    const { router, queryClient } = renderHeader(testUser, '/favorite');
+    const { user, menu } = await openUserMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
+
+    expect(await screen.findByText('Logged Out')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
+    expect(screen.getByRole('heading', { name: 'Landing screen' })).toBeInTheDocument();
+    expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/logout', body: undefined });
+    expect(calls[0]?.init?.credentials).toBe('same-origin');
+  });
+
+  it.each([
+    ['the server says it failed', () => json({ success: false })],
+    [
+      'the server errors',
+      () => json({ success: false, error: { code: 'internal', message: 'x' } }, 500),
+    ],
+    [
+      'the network fails',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+    ],
+  ])("toasts 'Something went wrong' and stays signed in when %s", async (_label, reply) => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubApi({ 'POST /api/auth/logout': reply });
+    const { router, queryClient } = renderHeader(testUser, '/favorite');
+    const { user, menu } = await openUserMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
+
+    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/favorite');
+    expect(queryClient.getQueryData(['auth', 'me'])).toEqual(testUser);
+    expect(screen.queryByText('Logged Out')).not.toBeInTheDocument();
+  });
+});
