@@ -1,0 +1,35 @@
+import { expect, test } from './support/fixtures.ts';
+import { journeyWidths, runJourney, uniqueEmail } from './support/journey.ts';
+
+/** The spec's whole journey on our own catalog (the shared server's starter catalog). */
+for (const width of journeyWidths) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 }, acceptDownloads: true });
+
+    test('the whole journey, with no serious accessibility violation', async ({
+      page,
+      baseURL,
+    }) => {
+      test.setTimeout(180_000);
+      await runJourney(page, {
+        baseUrl: baseURL!,
+        width,
+        user: { name: `Journey ${width}`, email: uniqueEmail(`journey-${width}`) },
+        searchTerm: 'heart',
+        emptySearchTerm: 'zzqxvjwk',
+        hasTypedItems: true,
+        getOriginalUrl: async (journeyPage, id) => {
+          const response = await journeyPage.request.get(`${baseURL}/v1/gifs/${id}?api_key=e2e`);
+          expect(response.ok()).toBe(true);
+          const body = (await response.json()) as {
+            data: { images: { original: { url: string } } };
+          };
+          return new URL(body.data.images.original.url, baseURL).href;
+        },
+        onHome: async (journeyPage) => {
+          await expect(journeyPage.getByText('Powered by GIPHY')).toHaveCount(0);
+        },
+      });
+    });
+  });
+}
