@@ -8,6 +8,7 @@ import {
   categoryItemsQueryOptions,
   subcategoriesQueryOptions,
 } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 
 const categoryColumns = { small: 2, medium: 3, large: 4 };
 
@@ -25,6 +26,7 @@ export function Component() {
   const known = categories.data?.find((entry) => entry.name_encoded === category);
   const name = known?.name ?? category.replace(/-/g, ' ');
   const list = subcategories.data ?? [];
+  useDocumentTitle(name);
   const requested = searchParams.get('sub');
   const selected =
     list.find((entry) => entry.name_encoded === requested)?.name_encoded ?? list[0]?.name_encoded;

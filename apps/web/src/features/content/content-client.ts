@@ -1,6 +1,6 @@
 import { GiphyFetch, setServerUrl } from '@giphy/js-fetch-api';
 import type { ClientConfig } from '@sticky/contracts';
-import { apiGet } from '@/lib/api-client.ts';
+import { fetchClientConfig } from '@/lib/client-config-api.ts';
 
 export interface ContentClient {
   config: ClientConfig;
@@ -29,10 +29,7 @@ let pending: Promise<ContentClient> | null = null;
 /** The one content client of this page, configured from `GET /api/config` on first use. */
 export function getContentClient(): Promise<ContentClient> {
   if (!pending) {
-    pending = apiGet(
-      '/api/config',
-      import('@sticky/contracts').then((module) => module.clientConfigSchema),
-    )
+    pending = fetchClientConfig()
       .then((config) => createContentClient(config, window.location.origin))
       .catch((error: unknown) => {
         // A failed start must not stick: the next call (a Retry) asks again.

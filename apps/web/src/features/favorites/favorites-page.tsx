@@ -4,6 +4,7 @@ import {
   LoadingIndicator,
   itemsByIdsQueryOptions,
 } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import noFavoritesUrl from './no-favorites.svg';
 import { useFavorites } from './use-favorites.ts';
 
@@ -21,6 +22,7 @@ function NoFavorites() {
 /** Spec §2 Favorites: the favourited items, newest first, or 'No favourites'. */
 export function FavoritesPage() {
   const { ids, isLoading, error, retry } = useFavorites();
+  useDocumentTitle('My Favorites');
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-3xl font-extrabold">My Favorites</h1>

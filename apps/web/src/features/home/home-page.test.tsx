@@ -17,6 +17,7 @@ import {
 } from '@/features/content/test-support/giphy-fixtures.ts';
 import {
   installIntersectionObserver,
+  installMatchMedia,
   renderRoute,
 } from '@/features/content/test-support/render.tsx';
 import { HomePage } from './home-page.tsx';
@@ -130,6 +131,51 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('list', { name: 'Trending' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows stills with reduced motion and animates a tile on hover and on focus', async () => {
+    const restore = installMatchMedia(['(prefers-reduced-motion: reduce)']);
+    try {
+      const trending = loadList(fixtureFiles.trending);
+      gf.trending.mockResolvedValue(trending);
+      renderHome();
+      const grid = await screen.findByRole('list', { name: 'Trending' });
+      const first = trending.data[0]!;
+      const tile = within(grid).getAllByRole('link')[0]!;
+      const img = () => within(tile).getByRole('img');
+      expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
+      expect(tile.querySelector('source')).toBeNull();
+
+      await userEvent.hover(tile);
+      expect(img()).toHaveAttribute('src', first.images.fixed_width.url);
+      expect(tile.querySelector('source')).toHaveAttribute('srcset', first.images.fixed_width.webp);
+      await userEvent.unhover(tile);
+      expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
+
+      tile.focus();
+      await waitFor(() => expect(img()).toHaveAttribute('src', first.images.fixed_width.url));
+    } finally {
+      restore();
+    }
+  });
+
+  it('lays the grid out in 4 columns on large screens and 2 on small ones', async () => {
+    gf.trending.mockResolvedValue(loadList(fixtureFiles.trending));
+    const restore = installMatchMedia(['(min-width: 64rem)', '(min-width: 48rem)']);
+    const large = renderHome();
+    let grid = await screen.findByRole('list', { name: 'Trending' });
+    const lefts = (list: HTMLElement) =>
+      new Set([...list.querySelectorAll('li')].map((item) => item.style.left));
+    expect(lefts(grid).size).toBe(4);
+    expect(document.title).toBe('Trending · Sticky');
+    large.unmount();
+    restore();
+
+    const restoreSmall = installMatchMedia([]);
+    renderHome();
+    grid = await screen.findByRole('list', { name: 'Trending' });
+    expect(lefts(grid).size).toBe(2);
+    restoreSmall();
   });
 
   it('says Powered by GIPHY only when the content comes from GIPHY', async () => {

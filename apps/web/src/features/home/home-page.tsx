@@ -4,6 +4,7 @@ import {
   trendingQueryOptions,
   useContentFilter,
 } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import bannerUrl from './banner.svg';
 
 const homeColumns = { small: 2, medium: 3, large: 4 };
@@ -11,6 +12,7 @@ const homeColumns = { small: 2, medium: 3, large: 4 };
 /** Spec §2 Home: banner, the type switcher with the Trending label, trending in masonry. */
 export function HomePage() {
   const [filter] = useContentFilter();
+  useDocumentTitle('Trending');
   return (
     <div className="flex flex-col gap-4">
       <img

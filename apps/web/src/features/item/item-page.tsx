@@ -13,6 +13,7 @@ import {
   relatedQueryOptions,
 } from '@/features/content';
 import type { ContentItem } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { CreatorInfo } from './creator-info.tsx';
 import { ItemActions } from './item-actions.tsx';
 import { ItemMedia } from './item-media.tsx';
@@ -38,6 +39,7 @@ function RelatedItems({ item }: { item: ContentItem }) {
 
 function ItemDetail({ id, slug }: { id: string; slug: string }) {
   const { data: item, error, isPending, refetch } = useQuery(itemQueryOptions(id));
+  useDocumentTitle(item ? item.title || 'Untitled' : undefined);
 
   useEffect(() => {
     if (item) void recordItemEvent('view', String(item.id));
@@ -67,16 +69,19 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
   );
 }
 
+function InvalidContentType() {
+  useDocumentTitle('Invalid Content Type');
+  return (
+    <div role="alert" className="py-10 text-center">
+      <h1 className="text-2xl font-bold">Invalid Content Type</h1>
+    </div>
+  );
+}
+
 /** Spec §2 item detail, `/:type/:slug`: the type is checked, the id is the slug's end. */
 export function ItemPage() {
   const { type, slug = '' } = useParams();
-  if (!isItemType(type)) {
-    return (
-      <div role="alert" className="py-10 text-center">
-        <h1 className="text-2xl font-bold">Invalid Content Type</h1>
-      </div>
-    );
-  }
+  if (!isItemType(type)) return <InvalidContentType />;
   const id = getIdFromSlug(slug);
   return <ItemDetail key={id} id={id} slug={slug} />;
 }

@@ -5,6 +5,7 @@ import {
   searchQueryOptions,
   useContentFilter,
 } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
 
 const searchColumns = { small: 2, medium: 3, large: 4 };
 
@@ -13,6 +14,7 @@ export function SearchPage() {
   const { query: rawQuery = '' } = useParams();
   const query = rawQuery.trim();
   const [filter] = useContentFilter();
+  useDocumentTitle(query);
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-3xl font-extrabold break-words">{query}</h1>

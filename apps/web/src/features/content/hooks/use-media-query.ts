@@ -1,22 +1,4 @@
-import { useSyncExternalStore } from 'react';
-
-function subscribeTo(query: string) {
-  return (onChange: () => void) => {
-    if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-    const list = window.matchMedia(query);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  };
-}
-
-/** Whether a media query matches now; re-renders when that changes. */
-export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    subscribeTo(query),
-    () => (typeof window !== 'undefined' && window.matchMedia?.(query).matches) || false,
-    () => false,
-  );
-}
+import { useMediaQuery } from '@/lib/use-media-query.ts';
 
 export function usePrefersReducedMotion(): boolean {
   return useMediaQuery('(prefers-reduced-motion: reduce)');
