@@ -7,7 +7,7 @@ import { localIssuerRoutes } from './auth/local-issuer.ts';
 import type { AppConfig } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { crossSitePlugin } from './plugins/cross-site.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, handleFrameworkError } from './plugins/error-handler.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -54,6 +54,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     // Requests that stall must not hold a connection forever.
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Bad %-escapes and over-long path parameters: our envelope, not Fastify's bare one.
+    frameworkErrors: handleFrameworkError,
   });
   app.decorate('deps', deps);
 

@@ -75,6 +75,29 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.send({ success: false, error: { code: error.code, message: error.message } });
 }
 
+/**
+ * Errors the router raises before any route or hook runs (a path with broken percent-encoding,
+ * a path parameter over maxParamLength). Fastify answers those with its own body and none of
+ * our headers unless told otherwise; this keeps them in our envelope, with safe headers.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const appError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new AppError('bad_request', 'The URL is not valid: it has a broken %-escape.')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError('uri_too_long', 'A part of the URL is too long.')
+        : toAppError(error);
+  reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('cache-control', 'no-store');
+  return sendError(request, reply, appError);
+}
+
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);

@@ -1,0 +1,405 @@
+import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems, insertCategory } from '../test-support/catalog-fixtures.ts';
+import { startListeningApp } from '../test-support/oidc.ts';
+import type { ListeningTestApp } from '../test-support/oidc.ts';
+import { signInAs } from '../test-support/sign-in.ts';
+import { assertEnvelope, successSchemas } from './envelopes.ts';
+import type { SeenResponse } from './envelopes.ts';
+import { listApiRoutes } from './route-inventory.ts';
+
+/**
+ * Property-based hostile input over every `/v1` and `/api` route: query strings, path
+ * parameters, JSON bodies, content types and authentication states drawn at random. Whatever
+ * comes in, the answer is never a 5xx and always the envelope a client relies on.
+ * `STICKY_FUZZ_RUNS` sets the runs per route (`npm run stress` runs many more).
+ */
+const numRuns = Number(process.env.STICKY_FUZZ_RUNS ?? 12);
+const seed = process.env.STICKY_FUZZ_SEED ? Number(process.env.STICKY_FUZZ_SEED) : undefined;
+const API_KEY = 'fuzz-api-key-0123456789';
+
+interface RouteSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Pattern as the router knows it (`:name` for path parameters). */
+  pattern: string;
+  /** Parameter names the route reads; random others are mixed in. */
+  query?: string[];
+  /** How a JSON body of the right shape looks; hostile values are put in its fields. */
+  bodyFields?: string[];
+  /** The route ends the session it is called with: give it a throwaway one. */
+  endsSession?: boolean;
+}
+
+const pageParams = ['limit', 'offset', 'rating'];
+const routes: RouteSpec[] = [
+  ...['gifs', 'stickers', 'text'].flatMap((segment): RouteSpec[] => [
+    { method: 'GET', pattern: `/v1/${segment}/trending`, query: pageParams },
+    {
+      method: 'GET',
+      pattern: `/v1/${segment}/search`,
+      query: ['q', 'lang', 'sort', ...pageParams],
+    },
+  ]),
+  ...['gifs', 'stickers'].flatMap((segment): RouteSpec[] => [
+    { method: 'GET', pattern: `/v1/${segment}/related`, query: ['gif_id', ...pageParams] },
+    { method: 'GET', pattern: `/v1/${segment}/random`, query: ['tag', 'rating'] },
+  ]),
+  { method: 'GET', pattern: '/v1/gifs', query: ['ids'] },
+  { method: 'GET', pattern: '/v1/gifs/:id' },
+  { method: 'GET', pattern: '/v1/gifs/search/tags', query: ['q', ...pageParams] },
+  { method: 'GET', pattern: '/v1/gifs/categories', query: pageParams },
+  { method: 'GET', pattern: '/v1/gifs/categories/:category', query: pageParams },
+  { method: 'GET', pattern: '/v1/gifs/categories/:category/:subcategory', query: pageParams },
+  { method: 'GET', pattern: '/v1/trending/searches' },
+  { method: 'GET', pattern: '/api/auth/me' },
+  { method: 'POST', pattern: '/api/auth/logout', endsSession: true },
+  { method: 'GET', pattern: '/api/auth/googleAuth', query: ['returnTo'] },
+  { method: 'GET', pattern: '/api/auth/callback', query: ['state', 'code', 'error', 'iss'] },
+  { method: 'POST', pattern: '/api/analytics/pageview', bodyFields: ['path'] },
+  { method: 'GET', pattern: '/api/favorites' },
+  { method: 'POST', pattern: '/api/favorites/merge', bodyFields: ['ids'] },
+  { method: 'PUT', pattern: '/api/favorites/:id' },
+  { method: 'DELETE', pattern: '/api/favorites/:id' },
+  { method: 'GET', pattern: '/api/config' },
+  { method: 'POST', pattern: '/api/events', bodyFields: ['type', 'id'] },
+];
+
+const specials = [
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1',
+  '25',
+  '50',
+  '51',
+  '4999',
+  '5000',
+  '1e3',
+  '99999999999999999999',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '1.5',
+  'undefined',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'g',
+  'pg-13',
+  'r',
+  'y',
+  'en',
+  'zh-hans',
+  'relevant',
+  'recent',
+  'view',
+  '/landing',
+  "' OR 1=1 --",
+  "'); DROP TABLE items; --",
+  '\\',
+  '\u0000',
+  '%00',
+  '../../../etc/passwd',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '__proto__',
+  'a'.repeat(51),
+  'a'.repeat(5000),
+  '😀'.repeat(60),
+  'e\u0301'.repeat(30),
+  '\ud800',
+  'https://evil.example/',
+  '//evil.example',
+  '/\\evil.example',
+];
+
+describe('hostile input on every /v1 and /api route', () => {
+  let testApp: ListeningTestApp;
+  // PUBLIC_URL: the app listens there, so sign-in can discover its local issuer.
+  let ORIGIN = '';
+  let itemIds: string[] = [];
+  let categoryNames: string[] = [];
+  let cookies: string[] = [];
+  const routeOf = (spec: RouteSpec) => `${spec.method} ${spec.pattern}`;
+
+  beforeAll(async () => {
+    testApp = await startListeningApp({ STICKY_API_KEYS: API_KEY });
+    ORIGIN = testApp.baseUrl;
+    itemIds = await insertCatalogItems(testApp.database, [
+      { title: 'Dancing cat', tags: ['cat', 'dance'], trendScore: 5 },
+      { title: 'Happy dog', tags: ['dog', 'happy'], trendScore: 3, rating: 'pg-13' },
+      { type: 'sticker', title: 'Cat sticker', tags: ['cat'], trendScore: 2 },
+      { type: 'text', title: 'Hello there', tags: ['hello'] },
+      { title: 'Spicy', tags: ['cat'], rating: 'r' },
+    ]);
+    const animals = await insertCategory(testApp.database, {
+      name: 'Animals',
+      featuredItemId: itemIds[0],
+      itemIds: itemIds.slice(0, 2),
+    });
+    const cats = await insertCategory(testApp.database, {
+      name: 'Cats',
+      parentId: animals.id,
+      itemIds: [itemIds[0]!],
+    });
+    categoryNames = [animals.nameEncoded, cats.nameEncoded];
+    // Many accounts, so per-account rate limits leave most requests to reach the handlers.
+    cookies = await Promise.all(
+      Array.from({ length: 16 }, () => signInAs(testApp).then((signed) => signed.cookie)),
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const hostileText = () =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...specials) },
+      { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
+      { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
+      { weight: 1, arbitrary: fc.integer({ min: -100, max: 100_000 }).map(String) },
+      { weight: 1, arbitrary: fc.constantFrom(...itemIds, ...categoryNames, 'cat', 'dog') },
+      {
+        weight: 1,
+        arbitrary: fc
+          .array(fc.constantFrom(...itemIds, 'x', '', ' ', '!!', 'a'.repeat(65)), {
+            maxLength: 120,
+          })
+          .map((parts) => parts.join(',')),
+      },
+    );
+
+  /** A value as it travels in a URL: usually encoded, sometimes with broken escapes. */
+  const urlValue = () =>
+    fc.oneof(
+      { weight: 6, arbitrary: hostileText().map((text) => encodeURIComponent(safeUtf16(text))) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('%', '%zz', '%E0%A4%A', '%C0%AE', '%2F', '%252F', '%FF', '+'),
+      },
+    );
+
+  const queryString = (names: string[]) =>
+    fc
+      .array(
+        fc.tuple(
+          fc.oneof(
+            { weight: 4, arbitrary: fc.constantFrom(...names, 'api_key', 'pingback_id', 'type') },
+            {
+              weight: 1,
+              arbitrary: fc.constantFrom('__proto__', 'constructor', 'q[]', 'limit[0]', 'a.b'),
+            },
+            { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map(encodeURIComponent) },
+          ),
+          urlValue(),
+        ),
+        { maxLength: 7 },
+      )
+      .map((pairs) => pairs.map(([key, value]) => `${key}=${value}`).join('&'));
+
+  const pathSegment = () =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...itemIds, ...categoryNames) },
+      { weight: 4, arbitrary: urlValue() },
+      { weight: 1, arbitrary: fc.constantFrom('..', '%2e%2e', '.', '%2F..%2F', 'a'.repeat(201)) },
+    );
+
+  const authState = fc.constantFrom('user', 'user', 'user', 'none', 'apiKey', 'badCookie');
+
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    'a/b/c',
+    undefined,
+  );
+
+  const body = (fields: string[] | undefined) =>
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(
+            fc.array(fc.constantFrom(...(fields ?? ['x'])), { maxLength: 3 }),
+            fc.array(
+              fc.oneof(
+                hostileText(),
+                fc.array(hostileText(), { maxLength: 20 }),
+                fc.constantFrom(...itemIds),
+                fc.array(fc.constantFrom(...itemIds), { maxLength: 5 }),
+                fc.jsonValue({ maxDepth: 3 }),
+              ),
+              { minLength: 3, maxLength: 3 },
+            ),
+          )
+          .map(([names, values]) =>
+            JSON.stringify(Object.fromEntries(names.map((name, i) => [name, values[i]]))),
+          ),
+      },
+      { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '',
+          '{',
+          '{"ids":',
+          'null',
+          '"\\ud800"',
+          '{"__proto__":{"isAdmin":true}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          '['.repeat(5000) + ']'.repeat(5000),
+          `{"ids":[${Array.from({ length: 3000 }, (_, i) => `"id${i}"`).join(',')}]}`,
+          'x'.repeat(70 * 1024),
+        ),
+      },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    );
+
+  function buildRequest(
+    spec: RouteSpec,
+    parts: {
+      segments: string[];
+      query: string;
+      auth: string;
+      userIndex: number;
+      contentType: string | undefined;
+      body: string | undefined;
+      asHead: boolean;
+    },
+  ): InjectOptions & { url: string } {
+    let segmentIndex = 0;
+    const path = spec.pattern.replace(/:[a-z]+/g, () => parts.segments[segmentIndex++] ?? 'x');
+    const headers: Record<string, string> = {};
+    let query = parts.query;
+    if (parts.auth === 'user') headers.cookie = cookies[parts.userIndex % cookies.length]!;
+    if (parts.auth === 'badCookie') headers.cookie = 'sticky_session=not-a-real-session-token';
+    if (parts.auth === 'apiKey') query = `${query}&api_key=${API_KEY}`;
+    const isWrite = spec.method !== 'GET';
+    if (isWrite) {
+      headers.origin = ORIGIN;
+      headers['sec-fetch-site'] = 'same-origin';
+      if (parts.contentType && parts.body !== undefined) {
+        headers['content-type'] = parts.contentType;
+      }
+    }
+    return {
+      method: parts.asHead && !isWrite ? 'HEAD' : spec.method,
+      url: query ? `${path}?${query}` : path,
+      headers,
+      // Different addresses, so per-address rate limits do not hide the handlers.
+      remoteAddress: `10.${parts.userIndex % 250}.${Math.floor(parts.userIndex / 250) % 250}.7`,
+      ...(isWrite && parts.body !== undefined ? { payload: parts.body } : {}),
+    };
+  }
+
+  function toSeen(response: Awaited<ReturnType<TestApp['app']['inject']>>): SeenResponse {
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  it('covers every /v1 and /api route the app serves', () => {
+    const served = listApiRoutes(testApp.app).map((route) => `${route.method} ${route.url}`);
+    const fuzzed = routes.map(routeOf);
+    expect(served.filter((route) => !fuzzed.includes(route))).toEqual([]);
+    expect(Object.keys(successSchemas).sort()).toEqual([...fuzzed].sort());
+  });
+
+  for (const spec of routes) {
+    it(`${routeOf(spec)}: never a 5xx, always the envelope`, async () => {
+      const paramCount = paramCountOf(spec.pattern);
+      const arbitrary = fc.record({
+        segments: fc.array(pathSegment(), { minLength: paramCount, maxLength: paramCount }),
+        query: queryString(spec.query ?? ['q', 'limit']),
+        auth: authState,
+        userIndex: fc.nat({ max: 100_000 }),
+        contentType,
+        body: body(spec.bodyFields),
+        asHead: fc.boolean(),
+      });
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (parts) => {
+          const request = buildRequest(spec, parts);
+          if (spec.endsSession && parts.auth === 'user') {
+            request.headers = { ...request.headers, cookie: (await signInAs(testApp)).cookie };
+          }
+          const response = await testApp.app.inject(request);
+          const seenUrl = asInjected(request.url);
+          const route = request.method === 'HEAD' ? `HEAD ${spec.pattern}` : routeOf(spec);
+          assertEnvelope(seenUrl, seenUrl === request.url ? route : undefined, toSeen(response), {
+            publicOrigin: ORIGIN,
+            method: request.method,
+          });
+        }),
+        { numRuns, seed, endOnFailure: true },
+      );
+    });
+  }
+
+  it('any method on any path under /v1 and /api: never a 5xx, always the envelope', async () => {
+    const arbitrary = fc.record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+      prefix: fc.constantFrom('/v1', '/v1/', '/api', '/api/', '/api/auth/', '/v1/gifs/'),
+      segments: fc.array(pathSegment(), { maxLength: 4 }),
+      query: queryString(['q', 'limit']),
+      auth: authState,
+    });
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async ({ method, prefix, segments, query, auth }) => {
+        const path = `${prefix}${segments.join('/')}`.replace(/^\/(v1|api)\/\//, '/$1/');
+        const url = query ? `${path}?${query}` : path;
+        const headers: Record<string, string> = { origin: ORIGIN, 'sec-fetch-site': 'same-origin' };
+        if (auth === 'user') headers.cookie = cookies[0]!;
+        const response = await testApp.app.inject({ method, url, headers });
+        if (method === 'OPTIONS' && response.statusCode === 204) return;
+        if (asInjected(url) !== url) {
+          assertEnvelope(asInjected(url), undefined, toSeen(response), {
+            publicOrigin: ORIGIN,
+            method,
+          });
+          return;
+        }
+        // The most specific pattern wins, as in the router: fewer parameters first.
+        const route = routes
+          .filter((spec) => spec.method === method && matches(spec.pattern, path))
+          .sort((a, b) => paramCountOf(a.pattern) - paramCountOf(b.pattern))[0];
+        assertEnvelope(url, route ? routeOf(route) : undefined, toSeen(response), {
+          publicOrigin: ORIGIN,
+          method,
+        });
+      }),
+      { numRuns: numRuns * 4, seed, endOnFailure: true },
+    );
+  });
+});
+
+/** Lone surrogates cannot be percent-encoded; swap them for U+FFFD as a browser would. */
+function safeUtf16(text: string): string {
+  return text.replace(/\p{Surrogate}/gu, '\ufffd');
+}
+
+/**
+ * The URL as the app receives it from `inject`, which resolves dot segments (`%2e%2e` too)
+ * the way a browser would. Raw dot segments over a socket are tested in media-paths.test.ts.
+ */
+function asInjected(url: string): string {
+  const [path = '', query] = url.split(/\?(.*)/s);
+  if (!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return url;
+  const resolved = new URL(path, 'http://localhost').pathname;
+  return query === undefined ? resolved : `${resolved}?${query}`;
+}
+
+function paramCountOf(pattern: string): number {
+  return (pattern.match(/:[a-z]+/g) ?? []).length;
+}
+
+function matches(pattern: string, path: string): boolean {
+  const expression = new RegExp(`^${pattern.replace(/:[a-z]+/g, '[^/]+')}/?$`);
+  return expression.test(path);
+}
