@@ -4,5 +4,6 @@ export * from './events.ts';
 export * from './auth.ts';
 export * from './api.ts';
 export * from './credits.ts';
+export * from './text-animate.ts';
 export * from './analytics.ts';
 export * from './favorites.ts';

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+interface IconifyIcon {
+  body: string;
+  width?: number;
+  height?: number;
+}
+
+interface IconifySet {
+  icons: Record<string, IconifyIcon>;
+  aliases?: Record<string, { parent: string }>;
+  width?: number;
+  height?: number;
+}
+
+export interface EmojiArt {
+  /** Noto's name for it, e.g. `grinning-face`. */
+  name: string;
+  /** SVG markup drawn in a `size`×`size` box at the origin. */
+  body: string;
+  size: number;
+  /** Code points, lower-case hex joined by `-`, without FE0F. */
+  hexcode: string;
+}
+
+let cache: { set: IconifySet; chars: Record<string, string> } | undefined;
+
+/**
+ * Noto Emoji's SVG art (Apache-2.0), from @iconify-json/noto. 25 MB of JSON: read on first
+ * use and kept, since the renderer needs it on every phrase with an emoji in it.
+ */
+function loadNoto() {
+  if (!cache) {
+    const read = (file: string) =>
+      JSON.parse(fs.readFileSync(require.resolve(`@iconify-json/noto/${file}`), 'utf8')) as unknown;
+    cache = {
+      set: read('icons.json') as IconifySet,
+      chars: read('chars.json') as Record<string, string>,
+    };
+  }
+  return cache;
+}
+
+/** `😀` → `1f600`; `❤️` → `2764`; `1️⃣` → `0031-20e3`: the key Noto's character map uses. */
+export function toNotoHexcode(emoji: string): string {
+  return [...emoji]
+    .map((char) => char.codePointAt(0)!)
+    .filter((codePoint) => codePoint !== 0xfe0f)
+    .map((codePoint) => codePoint.toString(16).padStart(4, '0'))
+    .join('-');
+}
+
+export function findEmojiArtByName(name: string): EmojiArt | undefined {
+  const { set } = loadNoto();
+  const resolved = set.icons[name] ? name : set.aliases?.[name]?.parent;
+  const icon = resolved ? set.icons[resolved] : undefined;
+  if (!resolved || !icon) return undefined;
+  const size = icon.width ?? set.width ?? 128;
+  return { name: resolved, body: icon.body, size, hexcode: '' };
+}
+
+/** The art for one grapheme, if Noto draws it. */
+export function findEmojiArt(emoji: string): EmojiArt | undefined {
+  const { chars } = loadNoto();
+  const hexcode = toNotoHexcode(emoji);
+  const name = chars[hexcode];
+  if (!name) return undefined;
+  const art = findEmojiArtByName(name);
+  return art && { ...art, hexcode };
+}
+
+const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\ufe0f|\u20e3|\p{Regional_Indicator}/u;
+
+/**
+ * Whether a grapheme should be drawn as emoji art rather than as a letter: `©` or `1` stay text,
+ * `😀`, `❤️` and `1️⃣` are emoji.
+ */
+export function isEmojiGrapheme(grapheme: string): boolean {
+  return (
+    EMOJI_PRESENTATION.test(grapheme) &&
+    /\p{Extended_Pictographic}|\u20e3|\p{Regional_Indicator}/u.test(grapheme)
+  );
+}
+
+/** Where the art comes from: the SVG in googlefonts/noto-emoji. */
+export function notoSourceUrl(hexcode: string): string {
+  const file = hexcode.replaceAll('-', '_');
+  return `https://github.com/googlefonts/noto-emoji/blob/main/svg/emoji_u${file}.svg`;
+}
