@@ -1,8 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (
+    (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+  );
+}
 
 /**
  * Refuses state-changing requests that come from another site. Browsers send Sec-Fetch-Site
@@ -22,6 +29,17 @@ export const crossSitePlugin = fp(async (app: FastifyInstance) => {
     const origin = request.headers.origin;
     if (origin && origin !== allowedOrigin && origin !== `${request.protocol}://${request.host}`) {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
+    }
+    // Our API takes JSON only. Plain-text and form bodies are what a page on another site can
+    // send without asking (a "simple" request), so they are refused before being read.
+    if (request.url.startsWith('/api/') && hasBody(request)) {
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') {
+        throw new AppError(
+          'unsupported_media_type',
+          `Send the request body as JSON (Content-Type: application/json), not ${type || 'without a Content-Type'}.`,
+        );
+      }
     }
   });
 });

@@ -46,6 +46,7 @@ export const successSchemas: Record<string, z.ZodType | 'empty' | 'redirect'> = 
   'GET /v1/text/trending': itemList,
   'GET /v1/text/search': itemList,
   'GET /v1/trending/searches': trendingSearchesEnvelopeSchema,
+  'GET /v1/text/animate': itemList,
   'GET /api/auth/me': meResponseSchema,
   'POST /api/auth/logout': logoutResponseSchema,
   'GET /api/auth/googleAuth': 'redirect',
