@@ -43,7 +43,7 @@ export function RootLayout() {
       <a
         href="#main-content"
         onClick={skipToContent}
-        className="sr-only rounded-lg bg-violet-500 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+        className="sr-only rounded-lg bg-violet-600 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
       >
         Skip to content
       </a>

@@ -4,7 +4,7 @@ const base =
   'disabled:cursor-not-allowed aria-disabled:cursor-progress';
 
 export const buttonStyles = {
-  primary: `${base} bg-violet-500 px-5 py-2.5 text-white hover:bg-violet-400 aria-disabled:bg-violet-500/70`,
+  primary: `${base} bg-violet-600 px-5 py-2.5 text-white hover:bg-violet-700`,
   secondary: `${base} border border-white/20 bg-white/5 px-4 py-2 text-white hover:bg-white/10`,
   ghost: `${base} px-3 py-2 text-gray-200 hover:bg-white/10 hover:text-white`,
   icon: `${base} size-10 text-gray-200 hover:bg-white/10 hover:text-white`,

@@ -12,7 +12,8 @@ export function loadAnalyticsScript(url: string): void {
   } catch {
     return;
   }
-  if (source.protocol !== 'https:' && source.origin !== window.location.origin) return;
+  // The server validated it as an http(s) URL; never run javascript: or data: as a script.
+  if (source.protocol !== 'https:' && source.protocol !== 'http:') return;
   const script = document.createElement('script');
   script.src = source.href;
   script.defer = true;

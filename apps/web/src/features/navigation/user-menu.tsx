@@ -32,7 +32,7 @@ export function UserMenu({ user, showCategories, onOpenCategories, ref }: UserMe
       <DropdownMenu.Trigger
         ref={ref}
         aria-label={`Account menu for ${user.name}`}
-        className="inline-flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-violet-500 to-pink-500 text-lg font-bold text-white ring-2 ring-white/10 hover:ring-white/40"
+        className="inline-flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-violet-600 to-pink-600 text-lg font-bold text-white ring-2 ring-white/10 hover:ring-white/40"
       >
         {initial ? (
           <span aria-hidden="true" data-testid="avatar-initial">
