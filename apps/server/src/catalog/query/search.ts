@@ -1,6 +1,7 @@
 import type { Rating, SearchSort } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { searchQueries } from '../../db/schema.ts';
+import { appendAnimatedQuery } from '../text/text-search.ts';
 import { listableItemsSql, loadItemsByIds } from './items.ts';
 import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
 
@@ -51,21 +52,27 @@ export function prepareQuery(q: string): PreparedQuery {
  */
 function rankedMatchesSql(query: PreparedQuery, filter: ReturnType<typeof listableItemsSql>) {
   const { normalized, head, partial } = query;
+  const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
+  // Spelled out (not read from a CTE) so the planner sees constants and uses the GIN indexes.
+  const prefix = partial
+    ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && to_tsquery('sticky_simple', quote_literal(${partial}) || ':*'))`
+    : exact;
+  const stem = partial
+    ? sql`(websearch_to_tsquery('sticky_english', ${head}) && to_tsquery('sticky_english', quote_literal(${partial}) || ':*'))`
+    : sql`websearch_to_tsquery('sticky_english', ${normalized})`;
   return sql`
     WITH words AS (
       SELECT lexeme AS word, positions[1] AS position
       FROM unnest(to_tsvector('sticky_simple', ${normalized}))
     ), corrections AS (
       SELECT word, position,
-        CASE WHEN length(word) < 4 OR EXISTS (SELECT 1 FROM search_terms WHERE term = word)
-          THEN ARRAY[]::text[]
+        CASE WHEN length(word) < 4 OR known.term IS NOT NULL THEN ARRAY[]::text[]
           ELSE ARRAY(
             SELECT term FROM (
               SELECT term, true AS is_one_edit FROM search_term_variants
-              WHERE variant = ANY (
+              WHERE variant = ANY (ARRAY(
                 SELECT word UNION ALL
-                SELECT overlay(word PLACING '' FROM k FOR 1) FROM generate_series(1, length(word)) k
-              )
+                SELECT overlay(word PLACING '' FROM k FOR 1) FROM generate_series(1, length(word)) k))
               UNION ALL
               SELECT term, false FROM search_terms WHERE term % word
             ) candidates
@@ -77,16 +84,9 @@ function rankedMatchesSql(query: PreparedQuery, filter: ReturnType<typeof listab
               similarity(term, word) DESC, term
             LIMIT 3)
         END AS alternatives
-      FROM words
+      FROM words LEFT JOIN search_terms known ON known.term = words.word
     ), q AS (
       SELECT
-        websearch_to_tsquery('sticky_simple', ${normalized}) AS exact,
-        CASE WHEN ${partial} = '' THEN websearch_to_tsquery('sticky_simple', ${normalized})
-          ELSE websearch_to_tsquery('sticky_simple', ${head})
-            && to_tsquery('sticky_simple', quote_literal(${partial}) || ':*') END AS prefix,
-        CASE WHEN ${partial} = '' THEN websearch_to_tsquery('sticky_english', ${normalized})
-          ELSE websearch_to_tsquery('sticky_english', ${head})
-            && to_tsquery('sticky_english', quote_literal(${partial}) || ':*') END AS stem,
         (SELECT string_agg(quote_literal(coalesce(alternatives[1], word)), ' & ')::tsquery
           FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS best,
         (SELECT string_agg('(' || array_to_string(ARRAY(
@@ -94,19 +94,23 @@ function rankedMatchesSql(query: PreparedQuery, filter: ReturnType<typeof listab
           FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS fuzzy,
         (SELECT string_agg(coalesce(alternatives[1], word), ' ' ORDER BY position)
           FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS corrected
+    ), candidates AS (
+      -- One index scan each: the planner will not combine these ORs through the GIN indexes.
+      SELECT id FROM items WHERE search_vector @@ ${exact}
+      UNION SELECT id FROM items WHERE search_vector @@ ${prefix}
+      UNION SELECT id FROM items WHERE search_vector_stem @@ ${stem}
+      UNION SELECT id FROM items WHERE search_vector @@ (SELECT fuzzy FROM q)
     )
     SELECT i.id, i.trend_score, i.created_at,
-      ts_rank(i.search_vector, q.exact)
-      + ts_rank(i.search_vector, q.prefix) * 0.6
-      + ts_rank(i.search_vector_stem, q.stem) * 0.4
+      ts_rank(i.search_vector, ${exact})
+      + ts_rank(i.search_vector, ${prefix}) * 0.6
+      + ts_rank(i.search_vector_stem, ${stem}) * 0.4
       + coalesce(ts_rank(i.search_vector, q.best), 0) * 0.5
       + coalesce(ts_rank(i.search_vector, q.fuzzy), 0) * 0.2
       + CASE WHEN i.tags && ARRAY[${normalized}, q.corrected] THEN 0.05 ELSE 0 END
       + CASE WHEN lower(i.title) IN (${normalized}, q.corrected) THEN 0.3 ELSE 0 END AS score
-    FROM items i, q
-    WHERE (i.search_vector @@ q.exact OR i.search_vector @@ q.prefix
-      OR i.search_vector_stem @@ q.stem OR coalesce(i.search_vector @@ q.fuzzy, false))
-      AND ${filter}`;
+    FROM candidates JOIN items i ON i.id = candidates.id, q
+    WHERE ${filter}`;
 }
 
 /** Matching ids for one page, best first, with the exact number of matches. */
@@ -150,7 +154,11 @@ export async function searchTextItems(
   deps: CatalogDeps,
   options: Omit<SearchOptions, 'types'>,
 ): Promise<Page<CatalogItemRow>> {
-  return searchItems(deps, { ...options, types: ['text'] });
+  return appendAnimatedQuery(
+    deps,
+    options,
+    await searchItems(deps, { ...options, types: ['text'] }),
+  );
 }
 
 /**

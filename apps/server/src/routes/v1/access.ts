@@ -49,7 +49,10 @@ export async function registerV1Access(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** Per-route rate limit for `/v1`: per user, else per api_key, else per address. */
+/**
+ * A rate limit for `/v1` routes that opt in (those costing real CPU, like text/animate): per
+ * user, else per api_key, else per address. Catalog reads are cheap and not limited here.
+ */
 export const v1RateLimit = {
   rateLimit: {
     max: 600,

@@ -18,7 +18,6 @@ import { recordSearchQuery, searchItems, searchTextItems } from '../../catalog/q
 import { serializeItems } from '../../catalog/query/serialize.ts';
 import { listTrendingItems, listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { v1RateLimit } from './access.ts';
 import { listEnvelope, parseParams, singleEnvelope } from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
@@ -37,18 +36,17 @@ const nounBySegment: Record<ContentFilter, string> = {
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
 export const contentRoutes: FastifyPluginAsync = async (app) => {
   const deps = app.deps;
-  const routeOptions = { config: v1RateLimit };
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
 
-    app.get(`/${segment}/trending`, routeOptions, async (request) => {
+    app.get(`/${segment}/trending`, async (request) => {
       const params = parseParams(trendingParamsSchema, request.query);
       const page = await listTrendingItems(deps, { ...params, types });
       return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
     });
 
-    app.get(`/${segment}/search`, routeOptions, async (request) => {
+    app.get(`/${segment}/search`, async (request) => {
       const params = parseParams(searchParamsSchema, request.query);
       const options = { ...params, q: params.q! };
       const page =
@@ -71,13 +69,13 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
   for (const segment of ['gifs', 'stickers'] as const) {
     const types = [itemTypeBySegment[segment]];
 
-    app.get(`/${segment}/related`, routeOptions, async (request) => {
+    app.get(`/${segment}/related`, async (request) => {
       const params = parseParams(relatedParamsSchema, request.query);
       const page = await listRelatedItems(deps, { ...params, itemId: params.gif_id, types });
       return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
     });
 
-    app.get(`/${segment}/random`, routeOptions, async (request, reply) => {
+    app.get(`/${segment}/random`, async (request, reply) => {
       const params = parseParams(randomParamsSchema, request.query);
       const row = await pickRandomItem(deps, { ...params, types });
       const [item] = row ? await serializeItems(deps, [row]) : [];
@@ -94,20 +92,20 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
     });
   }
 
-  app.get('/gifs', routeOptions, async (request) => {
+  app.get('/gifs', async (request) => {
     const { ids } = parseParams(idsParamsSchema, request.query);
     const data = await serializeItems(deps, await loadItemsByIds(deps, ids));
     return listEnvelope(data, data.length, 0);
   });
 
-  app.get('/gifs/:id', routeOptions, async (request) => {
+  app.get('/gifs/:id', async (request) => {
     const { id } = parseParams(itemIdPathSchema, request.params);
     const [item] = await serializeItems(deps, await loadItemsByIds(deps, [id]));
     if (!item) throw new AppError('not_found', `No item with id ${id}`);
     return singleEnvelope(item);
   });
 
-  app.get('/gifs/search/tags', routeOptions, async (request) => {
+  app.get('/gifs/search/tags', async (request) => {
     const params = parseParams(autocompleteParamsSchema, request.query);
     const page = await suggestTags(deps, { ...params, q: params.q! });
     return listEnvelope(
@@ -117,7 +115,7 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
-  app.get('/trending/searches', routeOptions, async () => {
+  app.get('/trending/searches', async () => {
     return singleEnvelope(await listTrendingSearches(deps));
   });
 };
