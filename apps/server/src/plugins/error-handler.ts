@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { createResponseId } from '../lib/response-id.ts';
+import { setFallbackSecurityHeaders } from './security.ts';
 
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -91,9 +92,7 @@ export function handleFrameworkError(
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? new AppError('uri_too_long', 'A part of the URL is too long.')
         : toAppError(error);
-  reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  setFallbackSecurityHeaders(reply, request.server.deps.config);
   reply.header('cache-control', 'no-store');
   return sendError(request, reply, appError);
 }

@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/env.ts';
 
@@ -38,16 +38,41 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   const { config } = app.deps;
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: buildContentSecurityPolicy(config) },
+    // Keep in step with HSTS below.
     hsts: config.isHttps ? { maxAge: 63_072_000, includeSubDomains: true, preload: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Same as frame-ancestors 'none', for browsers that only know the older header.
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
-    // Media is embeddable from other sites on purpose (it is public and immutable).
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header(
-      'permissions-policy',
-      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
-    );
+  // On the raw response, like helmet: routes that write it themselves (the OpenID provider)
+  // skip onSend hooks but still get these.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
+    // Media is embeddable from other sites on purpose: it is public and immutable, and apps
+    // using /v1 with an api_key show it on their own pages.
+    if (request.url.startsWith('/media/')) {
+      reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
+    }
   });
 });
+
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
+
+const HSTS = 'max-age=63072000; includeSubDomains; preload';
+
+/**
+ * The strictest headers, for answers sent before any hook runs (the router's own errors):
+ * nothing there is a page, so nothing may load or frame it.
+ */
+export function setFallbackSecurityHeaders(reply: FastifyReply, config: AppConfig): void {
+  reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('permissions-policy', PERMISSIONS_POLICY);
+  reply.header('cross-origin-resource-policy', 'same-site');
+  if (config.isHttps) reply.header('strict-transport-security', HSTS);
+}
