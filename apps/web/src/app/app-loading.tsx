@@ -1,3 +1,4 @@
+import { mainContentId } from '@/components/landmarks.ts';
 import { Logo } from '@/components/logo.tsx';
 import { PageLoader } from '@/components/spinner.tsx';
 
@@ -10,7 +11,7 @@ export function AppLoading() {
           <Logo />
         </div>
       </header>
-      <main id="main-content" className="flex-1">
+      <main id={mainContentId} className="flex-1">
         <PageLoader />
       </main>
     </>

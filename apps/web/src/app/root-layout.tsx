@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { MouseEvent } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { mainContentId } from '@/components/landmarks.ts';
 import { SignInDialogProvider } from '@/features/auth';
 import { SiteFooter, SiteHeader } from '@/features/navigation';
 
@@ -41,7 +42,7 @@ export function RootLayout() {
   return (
     <SignInDialogProvider>
       <a
-        href="#main-content"
+        href={`#${mainContentId}`}
         onClick={skipToContent}
         className="sr-only rounded-lg bg-violet-600 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
       >
@@ -51,7 +52,7 @@ export function RootLayout() {
       <SiteHeader />
       <main
         ref={mainRef}
-        id="main-content"
+        id={mainContentId}
         tabIndex={-1}
         aria-busy={navigation.state !== 'idle'}
         className="w-full flex-1 focus:outline-none"

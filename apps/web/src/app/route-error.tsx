@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { mainContentId } from '@/components/landmarks.ts';
 import { Logo } from '@/components/logo.tsx';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 
@@ -74,7 +75,7 @@ export function RouteError() {
 /** The layout itself failed: a bare page that depends on nothing else. */
 export function RootError() {
   return (
-    <main id="main-content" className="flex-1 px-4">
+    <main id={mainContentId} className="flex-1 px-4">
       <div className="pt-6">
         <Logo />
       </div>

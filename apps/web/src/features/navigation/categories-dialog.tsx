@@ -1,7 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { focusMainContent } from '@/components/landmarks.ts';
 import { PageLoader } from '@/components/spinner.tsx';
 
 const CategoriesPanel = lazy(() =>
@@ -18,6 +20,12 @@ interface CategoriesDialogProps {
 /** Spec §2: the categories panel under the header; any navigation from it closes it. */
 export function CategoriesDialog({ open, onOpenChange, returnFocusTo }: CategoriesDialogProps) {
   const close = () => onOpenChange(false);
+  const { pathname } = useLocation();
+  const latestPathname = useRef(pathname);
+  const openedAt = useRef(pathname);
+  useLayoutEffect(() => {
+    latestPathname.current = pathname;
+  }, [pathname]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -25,11 +33,14 @@ export function CategoriesDialog({ open, onOpenChange, returnFocusTo }: Categori
         <Dialog.Content
           aria-describedby={undefined}
           className="fixed inset-x-0 top-0 z-50 mx-auto max-h-[85vh] w-full max-w-5xl overflow-y-auto rounded-b-2xl border border-t-0 border-white/10 bg-gray-900 p-5 shadow-2xl md:top-16 md:w-[calc(100%-2rem)] md:rounded-2xl md:border-t motion-safe:animate-pop-in"
+          onOpenAutoFocus={() => {
+            openedAt.current = latestPathname.current;
+          }}
           onCloseAutoFocus={(event) => {
-            if (returnFocusTo?.isConnected) {
-              event.preventDefault();
-              returnFocusTo.focus();
-            }
+            event.preventDefault();
+            // Closed by choosing a category: the new screen gets focus, as after any navigation.
+            if (latestPathname.current !== openedAt.current) focusMainContent();
+            else if (returnFocusTo?.isConnected) returnFocusTo.focus();
           }}
         >
           <div className="mb-4 flex items-center justify-between gap-4">

@@ -30,7 +30,9 @@ function renderHeader(session: typeof testUser | null, url = '/') {
   const layout = (
     <SignInDialogProvider>
       <SiteHeader />
-      <p>page body</p>
+      <main id="main-content" tabIndex={-1}>
+        <p>page body</p>
+      </main>
     </SignInDialogProvider>
   );
   return renderRoutes(
@@ -121,6 +123,18 @@ describe('header, signed in, medium and large screens (spec §2)', () => {
     await user.click(await within(dialog).findByRole('link', { name: 'Reactions' }, slow));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/reactions');
+    await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
+  });
+
+  it('gives focus back to the Categories button when closed with Escape', async () => {
+    renderHeader(testUser);
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Categories' }, slow);
+    await user.click(button);
+    await screen.findByRole('dialog', { name: 'Categories' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(button).toHaveFocus());
   });
 
   it('closes the categories panel on any navigation (Back included)', async () => {
