@@ -38,7 +38,8 @@ const phraseParam = z
       value === undefined || value === null || String(value) === 'undefined'
         ? ''
         : normalizeAnimatePhrase(String(value));
-    if (text === '') {
+    // Only invisible characters (joiners, zero-width spaces) would draw an empty sticker.
+    if (!/[^\p{White_Space}\p{Cf}]/u.test(text)) {
       ctx.addIssue({ code: 'custom', message: 'm is required: the text to animate' });
       return z.NEVER;
     }

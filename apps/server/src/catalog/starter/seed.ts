@@ -18,8 +18,8 @@ export interface SeedOptions {
   signal?: AbortSignal;
   /** Seed even when this version is recorded as done (the items already there stay). */
   isForced?: boolean;
-  /** Only these items of the plan (tests seed a few). */
-  filter?: (item: StarterItem) => boolean;
+  /** The items to seed as this version; default the whole plan (tests pass a few). */
+  plan?: StarterItem[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -85,11 +85,10 @@ export async function seedStarterCatalog(
     );
     if (!locked.rows[0]?.locked) return finish('busy');
     try {
-      if (!options.isForced && !options.filter && (await isStarterCatalogSeeded(deps))) {
+      if (!options.isForced && (await isStarterCatalogSeeded(deps))) {
         return finish('already-seeded');
       }
-      const plan = buildStarterPlan()
-        .filter(options.filter ?? (() => true))
+      const plan = [...(options.plan ?? buildStarterPlan())]
         // Most popular first: while seeding goes on, the top of trending is already there.
         .sort((a, b) => b.popularity - a.popularity || a.key.localeCompare(b.key));
       const creator = studioCreator();
@@ -144,7 +143,7 @@ export async function seedStarterCatalog(
         log.warn(failure, 'a starter catalog item could not be made');
       }
       // A seed with failures is not recorded, so the next start tries again.
-      if (summary.failed.length === 0 && !options.filter) {
+      if (summary.failed.length === 0) {
         const record = {
           imported: summary.imported,
           duplicates: summary.duplicates,

@@ -6,7 +6,7 @@ import { emojiDef } from '../text/svg.ts';
 export function studioAvatarSvg(size = 128): string {
   const star = findEmojiArtByName('star-struck');
   if (!star) throw new Error('Noto emoji art for the avatar is missing');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 128 128"><defs><linearGradient id="tile" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff4d6d"/><stop offset="0.5" stop-color="#c77dff"/><stop offset="1" stop-color="#4cc9f0"/></linearGradient>${emojiDef('star', star, 84)}</defs><rect width="128" height="128" rx="28" fill="url(#tile)"/><circle cx="64" cy="64" r="48" fill="#fff" opacity="0.9"/><use href="#star" transform="translate(64 64) rotate(-8)"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${size}" height="${size}" viewBox="0 0 128 128"><defs><linearGradient id="tile" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#ff4d6d"/><stop offset="0.5" stop-color="#c77dff"/><stop offset="1" stop-color="#4cc9f0"/></linearGradient>${emojiDef('star', star, 84)}</defs><rect width="128" height="128" rx="28" fill="url(#tile)"/><circle cx="64" cy="64" r="48" fill="#fff" opacity="0.9"/><use href="#star" transform="translate(64 64) rotate(-8)"/></svg>`;
 }
 
 let avatarDataUrl: string | undefined;

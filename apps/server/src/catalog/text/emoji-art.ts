@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { Resvg } from '@resvg/resvg-js';
 
 const require = createRequire(import.meta.url);
 
@@ -53,13 +54,66 @@ export function toNotoHexcode(emoji: string): string {
     .join('-');
 }
 
+/** Splits SVG markup into its top-level elements (Noto bodies are plain, well-formed XML). */
+export function splitTopLevel(markup: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const tag of markup.matchAll(/<(\/?)[^>]*?(\/?)>/g)) {
+    const [, closing, selfClosing] = tag;
+    if (depth === 0) start = tag.index;
+    if (closing) depth -= 1;
+    else if (!selfClosing) depth += 1;
+    if (depth === 0) parts.push(markup.slice(start, tag.index + tag[0].length));
+  }
+  return parts;
+}
+
+function boundingBoxOf(markup: string, size: number) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">${markup}</svg>`;
+  return new Resvg(svg, { font: { loadSystemFonts: false } }).getBBox();
+}
+
+/**
+ * A few Noto SVGs keep leftover shapes hundreds of units outside their box (invisible there).
+ * resvg aborts the whole process when it meets a translucent shape that far off the canvas,
+ * so shapes outside the box are dropped before the art is drawn anywhere.
+ */
+function withoutFarShapes(body: string, size: number): string {
+  const isInside = (box: { x: number; y: number; width: number; height: number }) =>
+    box.x >= -size / 4 &&
+    box.y >= -size / 4 &&
+    box.x + box.width <= size * 1.25 &&
+    box.y + box.height <= size * 1.25;
+  const whole = boundingBoxOf(body, size);
+  if (!whole || isInside(whole)) return body;
+  const parts = splitTopLevel(body);
+  const definitions = parts.filter((part) =>
+    /^<(linearGradient|radialGradient|defs|clipPath|mask)\b/.test(part),
+  );
+  return parts
+    .filter((part) => {
+      if (definitions.includes(part)) return true;
+      const box = boundingBoxOf(definitions.join('') + part, size);
+      return !box || isInside(box);
+    })
+    .join('');
+}
+
+const artByName = new Map<string, EmojiArt>();
+
 export function findEmojiArtByName(name: string): EmojiArt | undefined {
   const { set } = loadNoto();
   const resolved = set.icons[name] ? name : set.aliases?.[name]?.parent;
   const icon = resolved ? set.icons[resolved] : undefined;
   if (!resolved || !icon) return undefined;
-  const size = icon.width ?? set.width ?? 128;
-  return { name: resolved, body: icon.body, size, hexcode: '' };
+  let art = artByName.get(resolved);
+  if (!art) {
+    const size = icon.width ?? set.width ?? 128;
+    art = { name: resolved, body: withoutFarShapes(icon.body, size), size, hexcode: '' };
+    artByName.set(resolved, art);
+  }
+  return art;
 }
 
 /** The art for one grapheme, if Noto draws it. */

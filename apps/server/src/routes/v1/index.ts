@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { registerV1Access } from './access.ts';
 import { categoryRoutes } from './categories.ts';
 import { contentRoutes } from './content.ts';
+import { textAnimateRoutes } from './text-animate.ts';
 
 /**
  * GIPHY-compatible API over our catalog (reference §1–§4): GIPHY's paths, parameters and
@@ -12,4 +13,5 @@ export const v1Routes: FastifyPluginAsync = async (app) => {
   await registerV1Access(app);
   await app.register(contentRoutes);
   await app.register(categoryRoutes);
+  await app.register(textAnimateRoutes);
 };

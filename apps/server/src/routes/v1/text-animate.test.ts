@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { giphyItemSchema, listEnvelopeSchema } from '@sticky/contracts';
+import { inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeMediaProcessors } from '../../catalog/import/media-processor.ts';
+import { textStyleIds } from '../../catalog/text/styles.ts';
+import { renditions } from '../../db/schema.ts';
+import { createTestApp } from '../../test-support/app.ts';
+import type { TestApp } from '../../test-support/app.ts';
+import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { signInAs } from '../../test-support/sign-in.ts';
+
+const listSchema = listEnvelopeSchema(giphyItemSchema);
+const styles = textStyleIds.length;
+
+describe('/v1/text/animate and the Text tab search', () => {
+  let testApp: TestApp;
+  let cookie: string;
+  const catalogText: string[] = [];
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ PUBLIC_URL: 'https://sticky.example' });
+    cookie = (await signInAs(testApp)).cookie;
+    catalogText.push(
+      ...(await insertCatalogItems(testApp.database, [
+        { type: 'text', title: 'Thanks a lot', tags: ['thanks', 'thank you'], trendScore: 3 },
+        { type: 'text', title: 'Thank you!', tags: ['thanks', 'thank you'], trendScore: 2 },
+        { type: 'gif', title: 'Thanks cat', tags: ['thanks'] },
+      ])),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await closeMediaProcessors();
+    await testApp.close();
+  });
+
+  const get = (url: string, headers: Record<string, string> = { cookie }) =>
+    testApp.app.inject({ method: 'GET', url, headers });
+  const itemCount = async () =>
+    Number(
+      (await testApp.database.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items`))
+        .rows[0]!.n,
+    );
+
+  it('answers like the rest of /v1 without a session: 401 in the meta envelope', async () => {
+    const response = await get('/v1/text/animate?m=hello', {});
+    expect(response.statusCode).toBe(401);
+    expect(response.json().meta).toMatchObject({ status: 401 });
+  });
+
+  it('refuses an empty phrase with 400 and a phrase over 50 characters with 414', async () => {
+    for (const url of ['/v1/text/animate', '/v1/text/animate?m=', '/v1/text/animate?m=%20%20']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().meta.msg).toMatch(/\bm\b/);
+      expect(response.json().meta.response_id).not.toBe('');
+    }
+    const tooLong = await get(`/v1/text/animate?m=${'a'.repeat(51)}`);
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json().meta).toMatchObject({ status: 414 });
+    // Characters are counted as people count them: 50 emoji are 50 characters.
+    const fifty = encodeURIComponent('👍🏽'.repeat(51));
+    expect((await get(`/v1/text/animate?m=${fifty}`)).statusCode).toBe(414);
+    expect(await itemCount()).toBe(3);
+  });
+
+  let firstIds: string[] = [];
+
+  it('draws the phrase once per style, as dynamic text items stored with their renditions', async () => {
+    const response = await get(`/v1/text/animate?m=${encodeURIComponent('Hello 👋 wörld')}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = listSchema.parse(response.json());
+    expect(body.data).toHaveLength(styles);
+    expect(body.pagination).toEqual({ total_count: styles, count: styles, offset: 0 });
+    for (const item of body.data) {
+      expect(item).toMatchObject({
+        type: 'text',
+        is_dynamic: 1,
+        is_indexable: 0,
+        title: 'Hello 👋 wörld',
+        rating: 'g',
+      });
+      expect(item.user?.display_name).toBe('Sticky Studio');
+      expect(Number(item.images.original.width)).toBe(320);
+      expect(Number(item.images.fixed_width.width)).toBe(200);
+      expect(item.images.original.webp).toBeTruthy();
+    }
+    firstIds = body.data.map((item) => item.id);
+    expect(new Set(firstIds).size).toBe(styles);
+    // Every rendition is a real file in the media folder.
+    const files = await testApp.database.db
+      .select({ path: renditions.path })
+      .from(renditions)
+      .where(inArray(renditions.itemId, firstIds));
+    expect(files.length).toBeGreaterThanOrEqual(styles * 9);
+    for (const { path: file } of files) {
+      expect(fs.existsSync(path.join(testApp.config.mediaDir, file)), file).toBe(true);
+    }
+    // Renderings are served by id but never listed.
+    const trending = listSchema.parse((await get('/v1/text/trending')).json());
+    expect(trending.data.map((item) => item.id)).not.toContain(firstIds[0]);
+    const byId = await get(`/v1/gifs/${firstIds[0]}`);
+    expect(byId.statusCode).toBe(200);
+  });
+
+  it('serves a repeat from storage: same items, nothing new drawn', async () => {
+    const before = await itemCount();
+    const startedAt = Date.now();
+    // Spacing differences make no new rendering either.
+    const response = await get(`/v1/text/animate?m=${encodeURIComponent('  Hello 👋   wörld ')}`);
+    const elapsed = Date.now() - startedAt;
+    const body = listSchema.parse(response.json());
+    expect(body.data.map((item) => item.id)).toEqual(firstIds);
+    expect(await itemCount()).toBe(before);
+    // Drawing and importing seven styles takes seconds; reading them back does not.
+    expect(elapsed).toBeLessThan(1_500);
+    const page = listSchema.parse(
+      (
+        await get(`/v1/text/animate?m=${encodeURIComponent('Hello 👋 wörld')}&limit=2&offset=3`)
+      ).json(),
+    );
+    expect(page.data.map((item) => item.id)).toEqual(firstIds.slice(3, 5));
+    expect(page.pagination).toEqual({ total_count: styles, count: 2, offset: 3 });
+  });
+
+  it('Text tab search: matching catalog text first, then the query itself animated', async () => {
+    const body = listSchema.parse(
+      (await get('/v1/text/search?q=thanks&excludeDynamicResults=true')).json(),
+    );
+    const ids = body.data.map((item) => item.id);
+    expect(ids.slice(0, 2)).toEqual(catalogText.slice(0, 2));
+    expect(body.data.slice(2)).toHaveLength(styles);
+    for (const item of body.data.slice(2)) {
+      expect(item).toMatchObject({ type: 'text', is_dynamic: 1, title: 'thanks' });
+    }
+    expect(body.pagination).toEqual({ total_count: 2 + styles, count: 2 + styles, offset: 0 });
+  });
+
+  it('Text tab search pages exactly across the catalog items and the renderings', async () => {
+    const all = listSchema.parse((await get('/v1/text/search?q=thanks')).json());
+    const pages = [];
+    for (let offset = 0; offset < 2 + styles; offset += 3) {
+      const page = listSchema.parse(
+        (await get(`/v1/text/search?q=thanks&limit=3&offset=${offset}`)).json(),
+      );
+      expect(page.pagination.total_count).toBe(2 + styles);
+      expect(page.pagination.count).toBe(page.data.length);
+      pages.push(...page.data.map((item) => item.id));
+    }
+    expect(pages).toEqual(all.data.map((item) => item.id));
+    const past = listSchema.parse((await get('/v1/text/search?q=thanks&offset=40')).json());
+    expect(past.data).toEqual([]);
+    expect(past.pagination.total_count).toBe(2 + styles);
+  });
+
+  it('a query with no catalog match still gets its renderings', async () => {
+    const body = listSchema.parse(
+      (await get('/v1/text/search?q=Hello%20%F0%9F%91%8B%20w%C3%B6rld')).json(),
+    );
+    expect(body.data.map((item) => item.id)).toEqual(firstIds);
+    expect(body.pagination.total_count).toBe(styles);
+  });
+});
