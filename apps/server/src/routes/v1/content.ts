@@ -18,6 +18,7 @@ import { recordSearchQuery, searchItems, searchTextItems } from '../../catalog/q
 import { serializeItems } from '../../catalog/query/serialize.ts';
 import { listTrendingItems, listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { v1RateLimit } from './access.ts';
 import { listEnvelope, parseParams, singleEnvelope } from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
@@ -46,7 +47,9 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
       return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
     });
 
-    app.get(`/${segment}/search`, async (request) => {
+    // Text search draws the query when it is new (text-search.ts): CPU, so rate-limited.
+    const searchOptions = segment === 'text' ? { config: v1RateLimit } : {};
+    app.get(`/${segment}/search`, searchOptions, async (request) => {
       const params = parseParams(searchParamsSchema, request.query);
       const options = { ...params, q: params.q! };
       const page =
