@@ -19,5 +19,8 @@ export function parseReturnTo(value: string): string | null {
     return null;
   }
   if (url.origin !== PROBE_ORIGIN) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments can turn "/.//host" into "//host", which browsers read as another site.
+  if (path.startsWith('//')) return null;
+  return path;
 }

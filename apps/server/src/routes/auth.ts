@@ -1,5 +1,5 @@
 import type { LogoutResponse, MeResponse, SignInErrorCode } from '@sticky/contracts';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseReturnTo } from '../auth/return-to.ts';
 import {
@@ -18,7 +18,13 @@ import {
 import { toAppError } from '../plugins/error-handler.ts';
 
 // Generous enough for a busy household behind one address, tight enough to stop hammering.
-const ME_RATE_LIMIT = { max: 600, timeWindow: '1 minute' };
+// Per account once signed in: a whole office behind one NAT address must not share one budget.
+const ME_RATE_LIMIT = {
+  max: 600,
+  timeWindow: '1 minute',
+  keyGenerator: (request: FastifyRequest) =>
+    request.user ? `user:${request.user.id}` : `ip:${request.ip}`,
+};
 const SIGN_IN_RATE_LIMIT = { max: 60, timeWindow: '1 minute' };
 const LOGOUT_RATE_LIMIT = { max: 60, timeWindow: '1 minute' };
 

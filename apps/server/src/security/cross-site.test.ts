@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
+import { signInAs } from '../test-support/sign-in.ts';
+import { listRoutes, WRITE_METHODS } from './route-inventory.ts';
+
+const ORIGIN = 'https://sticky.example';
+
+/** What a browser sends with a write from each kind of page. */
+const crossSiteVariants: Array<[label: string, headers: Record<string, string>]> = [
+  [
+    'another site (Fetch Metadata)',
+    { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+  ],
+  ['a sibling subdomain', { 'sec-fetch-site': 'same-site', origin: 'https://evil.sticky.example' }],
+  ['an older browser without Fetch Metadata', { origin: 'https://evil.example' }],
+  ['a sandboxed frame or data: URL', { origin: 'null' }],
+  ['the same host over plain http', { origin: 'http://sticky.example' }],
+  [
+    'a form on another site',
+    { 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+  ],
+];
+
+/** A valid request body per write route, so only the origin decides the outcome. */
+function bodyFor(url: string, itemId: string): string | undefined {
+  if (url === '/api/favorites/merge') return JSON.stringify({ ids: [itemId] });
+  if (url === '/api/events') return JSON.stringify({ type: 'view', id: itemId });
+  if (url === '/api/analytics/pageview') return JSON.stringify({ path: '/landing' });
+  return undefined;
+}
+
+describe('cross-site writes are refused on every write route', () => {
+  let testApp: TestApp;
+  let itemId: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ PUBLIC_URL: ORIGIN });
+    [itemId] = (await insertCatalogItems(testApp.database, [{ title: 'Dancing cat' }])) as [string];
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const writeRoutes = () =>
+    listRoutes(testApp.app).filter(
+      // The local OpenID issuer receives its own form posts; oidc-provider guards those.
+      (route) => WRITE_METHODS.has(route.method) && !route.url.startsWith('/oidc/'),
+    );
+
+  it('knows the write routes it guards', () => {
+    expect(writeRoutes().map((route) => `${route.method} ${route.url}`)).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/logout',
+        'POST /api/favorites/merge',
+        'PUT /api/favorites/:id',
+        'DELETE /api/favorites/:id',
+        'POST /api/events',
+        'POST /api/analytics/pageview',
+      ]),
+    );
+  });
+
+  it('answers 403 with a clear message from every kind of foreign page, and changes nothing', async () => {
+    for (const route of writeRoutes()) {
+      const url = route.url.replace(/:[a-z]+/g, itemId);
+      for (const [label, headers] of crossSiteVariants) {
+        const signedIn = await signInAs(testApp);
+        const payload = bodyFor(route.url, itemId);
+        const response = await testApp.app.inject({
+          method: route.method as 'POST',
+          url,
+          headers: {
+            cookie: signedIn.cookie,
+            ...(payload ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
+          payload,
+        });
+        const what = `${route.method} ${route.url} from ${label}`;
+        expect(response.statusCode, what).toBe(403);
+        expect(response.json(), what).toEqual({
+          success: false,
+          error: { code: 'forbidden', message: 'Cross-site requests are not allowed.' },
+        });
+        // Nothing happened: still signed in, no favourite, no merge recorded.
+        const me = await testApp.app.inject({
+          url: '/api/auth/me',
+          headers: { cookie: signedIn.cookie },
+        });
+        expect(me.statusCode, `${what}: session survives`).toBe(200);
+        const favorites = await testApp.app.inject({
+          url: '/api/favorites',
+          headers: { cookie: signedIn.cookie },
+        });
+        expect(favorites.json().ids, `${what}: no favourite`).toEqual([]);
+      }
+    }
+  });
+
+  it('lets the same writes through from our own pages (the control)', async () => {
+    for (const route of writeRoutes()) {
+      const url = route.url.replace(/:[a-z]+/g, itemId);
+      const signedIn = await signInAs(testApp);
+      const payload = bodyFor(route.url, itemId);
+      const response = await testApp.app.inject({
+        method: route.method as 'POST',
+        url,
+        headers: {
+          cookie: signedIn.cookie,
+          origin: ORIGIN,
+          'sec-fetch-site': 'same-origin',
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+        payload,
+      });
+      expect(response.statusCode, `${route.method} ${route.url}`).toBeLessThan(300);
+    }
+  });
+
+  it('never lets another origin read signed-in answers (no credentialed CORS)', async () => {
+    const { cookie } = await signInAs(testApp);
+    for (const url of ['/api/auth/me', '/api/favorites', '/v1/gifs/trending']) {
+      const preflight = await testApp.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.headers['access-control-allow-origin'], url).toBeUndefined();
+      const read = await testApp.app.inject({
+        url,
+        headers: { origin: 'https://evil.example', cookie },
+      });
+      expect(read.headers['access-control-allow-origin'], url).toBeUndefined();
+      expect(read.headers['access-control-allow-credentials'], url).toBeUndefined();
+    }
+  });
+});

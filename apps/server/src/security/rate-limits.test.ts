@@ -1,0 +1,151 @@
+import { errorEnvelopeSchema } from '@sticky/contracts';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
+import { signInAs } from '../test-support/sign-in.ts';
+
+const ORIGIN = 'https://sticky.example';
+const MESSAGE = 'Too many requests, please slow down and try again.';
+
+/**
+ * Sends the request until the limit it advertises (x-ratelimit-limit) is used up, then once
+ * more; returns that last answer. Reading the limit from the answer keeps this test true
+ * when a route's budget is retuned.
+ */
+async function exhaust(testApp: TestApp, request: () => InjectOptions) {
+  const first = await testApp.app.inject(request());
+  const limit = Number(first.headers['x-ratelimit-limit']);
+  expect(limit, `${request().url} advertises its limit`).toBeGreaterThan(0);
+  let last = first;
+  for (let sent = 1; sent <= limit; sent += 1) {
+    last = await testApp.app.inject(request());
+    if (last.statusCode === 429) break;
+  }
+  return { limit, last };
+}
+
+describe('rate limits answer 429 in the envelope of their path', () => {
+  let testApp: TestApp;
+  let itemId: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ PUBLIC_URL: ORIGIN });
+    [itemId] = (await insertCatalogItems(testApp.database, [{ title: 'Dancing cat' }])) as [string];
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('under /v1: HTTP 429 with meta.status 429, meta.msg and Retry-After', async () => {
+    const { cookie } = await signInAs(testApp);
+    // A page past the last style: limited like any render, but draws nothing.
+    const { last } = await exhaust(testApp, () => ({
+      url: '/v1/text/animate?m=hello&offset=4000',
+      headers: { cookie },
+    }));
+    expect(last.statusCode).toBe(429);
+    const body = errorEnvelopeSchema.parse(last.json());
+    expect(body.meta).toMatchObject({ status: 429, msg: MESSAGE });
+    expect(body.meta.response_id).not.toBe('');
+    expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Per account: someone else is not held back by it.
+    const other = await signInAs(testApp);
+    const fresh = await testApp.app.inject({
+      url: '/v1/text/animate?m=hello&offset=4000',
+      headers: { cookie: other.cookie },
+    });
+    expect(fresh.statusCode).toBe(200);
+  });
+
+  const apiCases: Array<[name: string, build: (cookie: string) => InjectOptions]> = [
+    ['GET /api/auth/me', (cookie) => ({ url: '/api/auth/me', headers: { cookie } })],
+    [
+      'PUT /api/favorites/:id',
+      (cookie) => ({
+        method: 'PUT',
+        url: `/api/favorites/${itemId}`,
+        headers: { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' },
+      }),
+    ],
+    [
+      'POST /api/favorites/merge',
+      (cookie) => ({
+        method: 'POST',
+        url: '/api/favorites/merge',
+        headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+        payload: { ids: [] },
+      }),
+    ],
+    [
+      'POST /api/events',
+      (cookie) => ({
+        method: 'POST',
+        url: '/api/events',
+        headers: { cookie, origin: ORIGIN, 'content-type': 'application/json' },
+        payload: { type: 'view', id: itemId },
+      }),
+    ],
+    [
+      'POST /api/analytics/pageview',
+      () => ({
+        method: 'POST',
+        url: '/api/analytics/pageview',
+        headers: { origin: ORIGIN, 'content-type': 'application/json' },
+        payload: { path: '/landing' },
+        remoteAddress: '203.0.113.9',
+      }),
+    ],
+    [
+      'POST /api/auth/logout',
+      () => ({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { origin: ORIGIN },
+        remoteAddress: '203.0.113.10',
+      }),
+    ],
+  ];
+
+  for (const [name, build] of apiCases) {
+    it(`${name}: HTTP 429 with {success:false,error:{code:'rate_limited',message}}`, async () => {
+      const { cookie } = await signInAs(testApp);
+      const { last } = await exhaust(testApp, () => build(cookie));
+      expect(last.statusCode).toBe(429);
+      expect(last.json()).toEqual({
+        success: false,
+        error: { code: 'rate_limited', message: MESSAGE },
+      });
+      expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
+    });
+  }
+
+  it('keeps the signed-in /me budget per account, not per shared address', async () => {
+    const first = await signInAs(testApp);
+    const { last } = await exhaust(testApp, () => ({
+      url: '/api/auth/me',
+      headers: { cookie: first.cookie },
+      remoteAddress: '198.51.100.1',
+    }));
+    expect(last.statusCode).toBe(429);
+    const colleague = await signInAs(testApp);
+    const response = await testApp.app.inject({
+      url: '/api/auth/me',
+      headers: { cookie: colleague.cookie },
+      remoteAddress: '198.51.100.1',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('sends a browser that hammers sign-in back to the landing page, never a JSON 429', async () => {
+    let last;
+    for (let i = 0; i < 200; i += 1) {
+      last = await testApp.app.inject({ url: '/api/auth/googleAuth', remoteAddress: '192.0.2.50' });
+      if (String(last.headers.location).includes('rate_limited')) break;
+    }
+    expect(last!.statusCode).toBe(302);
+    expect(last!.headers.location).toBe('/landing?error=rate_limited');
+  });
+});
