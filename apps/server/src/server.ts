@@ -10,12 +10,16 @@ import { acquireDataDirLock, startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
+import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
+import type { SeedSummary } from './catalog/starter/seed.ts';
 
 export interface RunningServer {
   app: App;
   url: string;
   database: DatabaseHandle;
   embedded: EmbeddedDatabase | undefined;
+  /** Settles when the starter catalog is there (seeded now, earlier, or not wanted). */
+  starterCatalog: Promise<SeedSummary | undefined>;
   stop: () => Promise<void>;
 }
 
@@ -75,12 +79,18 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   }
 
   log.info({ ms: Date.now() - startedAt }, 'server started');
+  // The starter catalog fills in behind the running server, most popular items first.
+  const starter = config.seedStarterCatalog
+    ? startStarterCatalogSeed({ config, database }, log)
+    : undefined;
   return {
     app,
     url: config.publicUrl,
     database,
     embedded,
+    starterCatalog: starter?.done ?? Promise.resolve(undefined),
     stop: async () => {
+      await starter?.stop();
       await app.close();
       await stopDatabase();
     },
