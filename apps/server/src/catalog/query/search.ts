@@ -38,33 +38,39 @@ export function prepareQuery(q: string): PreparedQuery {
   return { normalized, head: normalized.slice(0, last.index), partial: last[1]! };
 }
 
+/** Query words missing from the catalog, replaced by catalog words close to them. */
+interface Corrections {
+  /** Each unknown word replaced by its best candidate (tsquery text). */
+  best: string;
+  /** Each unknown word OR'ed with up to three candidates (tsquery text). */
+  fuzzy: string;
+  /** The query with each unknown word replaced by its best candidate. */
+  corrected: string;
+}
+
 /**
- * Relevance, as one statement. Matching (any of):
- * - `exact`: websearch_to_tsquery over exact words (title A > tags B > alt text C);
- * - `prefix`: the same with the last word as a prefix while it is being typed;
- * - `stem`: English stems, so "cats dancing" finds "dancing cat";
- * - `fuzzy`: each query word missing from the catalog's words replaced by up to three words
- *   one edit away (search_term_variants: swaps, missing, extra or wrong letters) or close by
- *   trigrams (pg_trgm), so "dacning cat" finds dancing cats.
- * Score: weighted ts_rank of each (exact highest), plus a bonus when the title or a tag is the
- * whole query (as typed or corrected), the tag's small enough that a title match still wins;
- * ties by popularity (trend_score), then id.
+ * Typo tolerance: every query word of 4+ letters that no item contains is matched to up to
+ * three words of the catalog (search_terms): first those one edit away (a swap, a missing,
+ * extra or wrong letter, found through search_term_variants), swaps first, then those close by
+ * trigrams (pg_trgm). Undefined when every word is known or nothing is close.
  */
-function rankedMatchesSql(query: PreparedQuery, filter: ReturnType<typeof listableItemsSql>) {
-  const { normalized, head, partial } = query;
-  const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
-  // Spelled out (not read from a CTE) so the planner sees constants and uses the GIN indexes.
-  const prefix = partial
-    ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && to_tsquery('sticky_simple', quote_literal(${partial}) || ':*'))`
-    : exact;
-  const stem = partial
-    ? sql`(websearch_to_tsquery('sticky_english', ${head}) && to_tsquery('sticky_english', quote_literal(${partial}) || ':*'))`
-    : sql`websearch_to_tsquery('sticky_english', ${normalized})`;
-  return sql`
-    WITH words AS (
-      SELECT lexeme AS word, positions[1] AS position
-      FROM unnest(to_tsvector('sticky_simple', ${normalized}))
-    ), corrections AS (
+async function correctQuery(
+  deps: CatalogDeps,
+  normalized: string,
+): Promise<Corrections | undefined> {
+  const { db } = deps.database;
+  // Most queries are spelt right: one index lookup per word says so.
+  const unknown = await db.execute<{ word: string }>(sql`
+    SELECT lexeme AS word FROM unnest(to_tsvector('sticky_simple', ${normalized}))
+    WHERE length(lexeme) >= 4
+      AND NOT EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme)`);
+  if (unknown.rows.length === 0) return undefined;
+  const result = await db.execute<{
+    best: string | null;
+    fuzzy: string | null;
+    corrected: string | null;
+  }>(sql`
+    WITH corrections AS (
       SELECT word, position,
         CASE WHEN length(word) < 4 OR known.term IS NOT NULL THEN ARRAY[]::text[]
           ELSE ARRAY(
@@ -84,33 +90,71 @@ function rankedMatchesSql(query: PreparedQuery, filter: ReturnType<typeof listab
               similarity(term, word) DESC, term
             LIMIT 3)
         END AS alternatives
-      FROM words LEFT JOIN search_terms known ON known.term = words.word
-    ), q AS (
-      SELECT
-        (SELECT string_agg(quote_literal(coalesce(alternatives[1], word)), ' & ')::tsquery
-          FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS best,
-        (SELECT string_agg('(' || array_to_string(ARRAY(
-            SELECT quote_literal(t) FROM unnest(word || alternatives) t), ' | ') || ')', ' & ')::tsquery
-          FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS fuzzy,
-        (SELECT string_agg(coalesce(alternatives[1], word), ' ' ORDER BY position)
-          FROM corrections HAVING bool_or(cardinality(alternatives) > 0)) AS corrected
-    ), candidates AS (
-      -- One index scan each: the planner will not combine these ORs through the GIN indexes.
-      SELECT id FROM items WHERE search_vector @@ ${exact}
-      UNION SELECT id FROM items WHERE search_vector @@ ${prefix}
-      UNION SELECT id FROM items WHERE search_vector_stem @@ ${stem}
-      UNION SELECT id FROM items WHERE search_vector @@ (SELECT fuzzy FROM q)
+      FROM (
+        SELECT lexeme AS word, positions[1] AS position
+        FROM unnest(to_tsvector('sticky_simple', ${normalized}))
+      ) words
+      LEFT JOIN search_terms known ON known.term = words.word
+    )
+    SELECT
+      string_agg(quote_literal(coalesce(alternatives[1], word)), ' & ')::tsquery::text AS best,
+      string_agg('(' || array_to_string(ARRAY(
+        SELECT quote_literal(t) FROM unnest(word || alternatives) t), ' | ') || ')', ' & '
+      )::tsquery::text AS fuzzy,
+      string_agg(coalesce(alternatives[1], word), ' ' ORDER BY position) AS corrected
+    FROM corrections
+    HAVING bool_or(cardinality(alternatives) > 0)`);
+  const row = result.rows[0];
+  if (!row?.best || !row.fuzzy || !row.corrected) return undefined;
+  return { best: row.best, fuzzy: row.fuzzy, corrected: row.corrected };
+}
+
+/**
+ * Relevance. Matching (any of):
+ * - `exact`: websearch_to_tsquery over exact words (title A > tags B > alt text C);
+ * - `prefix`: the same with the last word as a prefix while it is being typed;
+ * - `stem`: English stems, so "cats dancing" finds "dancing cat";
+ * - `fuzzy`: unknown words replaced by close catalog words (see correctQuery), so
+ *   "dacning cat" finds dancing cats.
+ * Score: weighted ts_rank of each (exact highest), plus a bonus when the title or a tag is the
+ * whole query (as typed or corrected), the tag's small enough that a title match still wins;
+ * ties by popularity (trend_score), then id. Every tsquery is a constant of the statement, so
+ * the planner can use the GIN indexes, one scan per kind of match (it will not combine ORs).
+ */
+function rankedMatchesSql(
+  query: PreparedQuery,
+  corrections: Corrections | undefined,
+  filter: ReturnType<typeof listableItemsSql>,
+) {
+  const { normalized, head, partial } = query;
+  const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
+  const prefix = partial
+    ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && to_tsquery('sticky_simple', quote_literal(${partial}) || ':*'))`
+    : exact;
+  const stem = partial
+    ? sql`(websearch_to_tsquery('sticky_english', ${head}) && to_tsquery('sticky_english', quote_literal(${partial}) || ':*'))`
+    : sql`websearch_to_tsquery('sticky_english', ${normalized})`;
+  const fuzzy = corrections ? sql`${corrections.fuzzy}::tsquery` : undefined;
+  const best = corrections ? sql`${corrections.best}::tsquery` : undefined;
+  const wholeQuery = sql`ARRAY[${sql.join(
+    (corrections ? [normalized, corrections.corrected] : [normalized]).map((text) => sql`${text}`),
+    sql`, `,
+  )}]::text[]`;
+  return sql`
+    WITH candidates AS (
+      SELECT id FROM items i WHERE i.search_vector @@ ${exact} AND ${filter}
+      UNION SELECT id FROM items i WHERE i.search_vector @@ ${prefix} AND ${filter}
+      UNION SELECT id FROM items i WHERE i.search_vector_stem @@ ${stem} AND ${filter}
+      ${fuzzy ? sql`UNION SELECT id FROM items i WHERE i.search_vector @@ ${fuzzy} AND ${filter}` : sql``}
     )
     SELECT i.id, i.trend_score, i.created_at,
       ts_rank(i.search_vector, ${exact})
       + ts_rank(i.search_vector, ${prefix}) * 0.6
       + ts_rank(i.search_vector_stem, ${stem}) * 0.4
-      + coalesce(ts_rank(i.search_vector, q.best), 0) * 0.5
-      + coalesce(ts_rank(i.search_vector, q.fuzzy), 0) * 0.2
-      + CASE WHEN i.tags && ARRAY[${normalized}, q.corrected] THEN 0.05 ELSE 0 END
-      + CASE WHEN lower(i.title) IN (${normalized}, q.corrected) THEN 0.3 ELSE 0 END AS score
-    FROM candidates JOIN items i ON i.id = candidates.id, q
-    WHERE ${filter}`;
+      ${best && fuzzy ? sql`+ ts_rank(i.search_vector, ${best}) * 0.5 + ts_rank(i.search_vector, ${fuzzy}) * 0.2` : sql``}
+      + CASE WHEN i.tags && ${wholeQuery} THEN 0.05 ELSE 0 END
+      + CASE WHEN lower(i.title) = ANY (${wholeQuery}) THEN 0.3 ELSE 0 END AS score
+    FROM candidates JOIN items i ON i.id = candidates.id`;
 }
 
 /** Matching ids for one page, best first, with the exact number of matches. */
@@ -121,19 +165,21 @@ export async function searchItemIds(
   const query = prepareQuery(options.q);
   if (query.normalized === '') return { rows: [], totalCount: 0 };
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
+  const corrections = await correctQuery(deps, query.normalized);
+  const matches = rankedMatchesSql(query, corrections, filter);
   const order =
     options.sort === 'recent' ? sql`created_at DESC, id` : sql`score DESC, trend_score DESC, id`;
   const result = await deps.database.db.execute<{ id: string; total: string }>(sql`
-    SELECT id, count(*) OVER () AS total
-    FROM (${rankedMatchesSql(query, filter)}) matches
+    SELECT id, count(*) OVER () AS total FROM (${matches}) matches
     ORDER BY ${order}
     LIMIT ${options.limit} OFFSET ${options.offset}`);
   const ids = result.rows.map((row) => row.id);
   if (ids.length > 0) return { rows: ids, totalCount: Number(result.rows[0]!.total) };
   if (options.offset === 0) return { rows: [], totalCount: 0 };
   // Past the last page: the window count has no row to ride on, so count on its own.
-  const counted = await deps.database.db.execute<{ total: string }>(sql`
-    SELECT count(*) AS total FROM (${rankedMatchesSql(query, filter)}) matches`);
+  const counted = await deps.database.db.execute<{ total: string }>(
+    sql`SELECT count(*) AS total FROM (${matches}) matches`,
+  );
   return { rows: [], totalCount: Number(counted.rows[0]?.total ?? 0) };
 }
 

@@ -1,5 +1,5 @@
 import type { Rating } from '@sticky/contracts';
-import { asc, desc, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import { items } from '../../db/schema.ts';
 import { catalogItemColumns, listableItems, listableItemsSql } from './items.ts';
 import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
@@ -80,7 +80,8 @@ export async function listTrendingItems(
       .select(catalogItemColumns)
       .from(items)
       .where(where)
-      .orderBy(desc(items.trendScore), asc(items.id))
+      // NULLS LAST as in items_type_trend_idx, so the index gives the order.
+      .orderBy(sql`${items.trendScore} DESC NULLS LAST`, asc(items.id))
       .limit(options.limit)
       .offset(options.offset),
     db
