@@ -1,0 +1,131 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webDistDir } from '../routes/spa.ts';
+
+const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
+
+/** Everything a server knows that a browser must never see, as fresh unguessable values. */
+function makeSecrets() {
+  const token = (label: string) => `${label}-${randomBytes(18).toString('base64url')}`;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return {
+    SESSION_SECRET: token('session'),
+    GOOGLE_CLIENT_SECRET: token('google'),
+    OIDC_CLIENT_SECRET: token('oidc'),
+    PGPASSWORD: token('pgpass'),
+    DATABASE_URL: `postgres://sticky:${token('dbpass')}@db.internal:5432/sticky`,
+    PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+/** Patterns that are secrets whatever their value. */
+const secretShapes: Array<[label: string, pattern: RegExp]> = [
+  ['a private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['a PostgreSQL URL with a password', /postgres(?:ql)?:\/\/[^:/\s"'`]+:[^@\s"'`]+@/],
+  ['the name SESSION_SECRET', /SESSION_SECRET/],
+  ['the name GOOGLE_CLIENT_SECRET', /GOOGLE_CLIENT_SECRET/],
+  ['the name OIDC_CLIENT_SECRET', /OIDC_CLIENT_SECRET/],
+  ['a Google OAuth client secret', /GOCSPX-[\w-]{20,}/],
+];
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    if (!entry.isFile()) return [];
+    return [path.join(entry.parentPath, entry.name)];
+  });
+}
+
+function findLeaks(dir: string, values: string[]): string[] {
+  const leaks: string[] = [];
+  for (const file of filesUnder(dir)) {
+    const text = fs.readFileSync(file, 'latin1');
+    const name = path.relative(dir, file);
+    for (const value of values) {
+      // A PEM is checked by its base64 body: minifiers may re-escape the newlines.
+      const needle = value.includes('-----BEGIN') ? value.split('\n')[1]! : value;
+      if (text.includes(needle)) leaks.push(`${name}: a secret value`);
+    }
+    for (const [label, pattern] of secretShapes) {
+      if (pattern.test(text)) leaks.push(`${name}: ${label}`);
+    }
+  }
+  return leaks.sort();
+}
+
+describe('no secret in the built web app', () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-bundle-'));
+  const outDir = path.join(workDir, 'dist');
+  const envDir = path.join(workDir, 'env');
+  const secrets = makeSecrets();
+  const saved = new Map<string, string | undefined>();
+
+  beforeAll(async () => {
+    // Secrets in the environment of the build, and in a .env file Vite would read.
+    fs.mkdirSync(envDir);
+    fs.writeFileSync(
+      path.join(envDir, '.env'),
+      Object.entries(secrets)
+        .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+        .join('\n'),
+    );
+    for (const [name, value] of Object.entries(secrets)) {
+      saved.set(name, process.env[name]);
+      process.env[name] = value;
+    }
+    const { build } = await import('vite');
+    await build({
+      root: webRoot,
+      configFile: path.join(webRoot, 'vite.config.ts'),
+      envDir,
+      mode: 'production',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    });
+  }, 240_000);
+
+  afterAll(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('builds a bundle that holds none of the secrets present at build time', () => {
+    expect(fs.existsSync(path.join(outDir, 'index.html'))).toBe(true);
+    expect(filesUnder(outDir).length).toBeGreaterThan(2);
+    expect(findLeaks(outDir, Object.values(secrets))).toEqual([]);
+  });
+
+  it('would notice a leak (the check itself works)', () => {
+    const leakyDir = path.join(workDir, 'leaky');
+    fs.mkdirSync(leakyDir);
+    fs.writeFileSync(
+      path.join(leakyDir, 'a.js'),
+      `const s=${JSON.stringify(secrets.GOOGLE_CLIENT_SECRET)}`,
+    );
+    fs.writeFileSync(path.join(leakyDir, 'b.js'), JSON.stringify(secrets.PRIVATE_KEY));
+    fs.writeFileSync(path.join(leakyDir, 'c.js'), 'fetch("postgres://u:p@h/db")');
+    expect(findLeaks(leakyDir, [secrets.GOOGLE_CLIENT_SECRET, secrets.PRIVATE_KEY])).toEqual([
+      'a.js: a secret value',
+      'b.js: a private key',
+      'b.js: a secret value',
+      'c.js: a PostgreSQL URL with a password',
+    ]);
+  });
+
+  it('the served build (apps/web/dist) holds no secret either', (context) => {
+    if (!fs.existsSync(path.join(webDistDir, 'index.html'))) {
+      context.skip(`apps/web/dist is not built (${webDistDir}); "npm run build" first`);
+      return;
+    }
+    const known = ['SESSION_SECRET', 'GOOGLE_CLIENT_SECRET', 'OIDC_CLIENT_SECRET', 'PGPASSWORD']
+      .map((name) => saved.get(name))
+      .filter((value): value is string => Boolean(value && value.length >= 8));
+    expect(findLeaks(webDistDir, known)).toEqual([]);
+  });
+});
