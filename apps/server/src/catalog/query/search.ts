@@ -59,54 +59,61 @@ async function correctQuery(
   normalized: string,
 ): Promise<Corrections | undefined> {
   const { db } = deps.database;
-  // Most queries are spelt right: one index lookup per word says so.
-  const unknown = await db.execute<{ word: string }>(sql`
-    SELECT lexeme AS word FROM unnest(to_tsvector('sticky_simple', ${normalized}))
-    WHERE length(lexeme) >= 4
-      AND NOT EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme)`);
-  if (unknown.rows.length === 0) return undefined;
-  const result = await db.execute<{
-    best: string | null;
-    fuzzy: string | null;
-    corrected: string | null;
-  }>(sql`
-    WITH corrections AS (
-      SELECT word, position,
-        CASE WHEN length(word) < 4 OR known.term IS NOT NULL THEN ARRAY[]::text[]
-          ELSE ARRAY(
-            SELECT term FROM (
-              SELECT term, true AS is_one_edit FROM search_term_variants
-              WHERE variant = ANY (ARRAY(
-                SELECT word UNION ALL
-                SELECT overlay(word PLACING '' FROM k FOR 1) FROM generate_series(1, length(word)) k))
-              UNION ALL
-              SELECT term, false FROM search_terms WHERE term % word
-            ) candidates
-            GROUP BY term
-            ORDER BY bool_or(is_one_edit) DESC,
-              (length(term) = length(word) AND
-                array(SELECT unnest(string_to_array(term, NULL)) ORDER BY 1)
-                = array(SELECT unnest(string_to_array(word, NULL)) ORDER BY 1)) DESC,
-              similarity(term, word) DESC, term
-            LIMIT 3)
-        END AS alternatives
-      FROM (
-        SELECT lexeme AS word, positions[1] AS position
-        FROM unnest(to_tsvector('sticky_simple', ${normalized}))
-      ) words
-      LEFT JOIN search_terms known ON known.term = words.word
-    )
-    SELECT
-      string_agg(quote_literal(coalesce(alternatives[1], word)), ' & ')::tsquery::text AS best,
-      string_agg('(' || array_to_string(ARRAY(
-        SELECT quote_literal(t) FROM unnest(word || alternatives) t), ' | ') || ')', ' & '
-      )::tsquery::text AS fuzzy,
-      string_agg(coalesce(alternatives[1], word), ' ' ORDER BY position) AS corrected
-    FROM corrections
-    HAVING bool_or(cardinality(alternatives) > 0)`);
-  const row = result.rows[0];
-  if (!row?.best || !row.fuzzy || !row.corrected) return undefined;
-  return { best: row.best, fuzzy: row.fuzzy, corrected: row.corrected };
+  const words = await db.execute<{ word: string; is_known: boolean }>(sql`
+    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known
+    FROM unnest(to_tsvector('sticky_simple', ${normalized}))
+    ORDER BY positions[1]`);
+  const unknown = words.rows.filter((row) => !row.is_known && [...row.word].length >= 4);
+  // Most queries are spelt right: nothing more to do.
+  if (unknown.length === 0) return undefined;
+  const alternatives = new Map(
+    await Promise.all(
+      unknown.map(async ({ word }) => [word, await findCloseTerms(deps, word)] as const),
+    ),
+  );
+  if ([...alternatives.values()].every((terms) => terms.length === 0)) return undefined;
+  const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const parts = words.rows.map(({ word }) => ({ word, close: alternatives.get(word) ?? [] }));
+  return {
+    best: parts.map(({ word, close }) => lexeme(close[0] ?? word)).join(' & '),
+    fuzzy: parts
+      .map(({ word, close }) => `(${[word, ...close].map(lexeme).join(' | ')})`)
+      .join(' & '),
+    corrected: parts.map(({ word, close }) => close[0] ?? word).join(' '),
+  };
+}
+
+/**
+ * Up to three catalog words close to `word`: one edit away first (they share a variant), a
+ * swap of two letters before other edits, then by trigram similarity. `word` is a constant of
+ * the statement so the trigram search can use its GIN index.
+ */
+async function findCloseTerms(deps: CatalogDeps, word: string): Promise<string[]> {
+  const letters = [...word];
+  const variants = [
+    word,
+    ...letters.map((_, index) =>
+      [...letters.slice(0, index), ...letters.slice(index + 1)].join(''),
+    ),
+  ];
+  const result = await deps.database.db.execute<{ term: string }>(sql`
+    SELECT term FROM (
+      SELECT term, true AS is_one_edit FROM search_term_variants
+      WHERE variant IN (${sql.join(
+        variants.map((variant) => sql`${variant}`),
+        sql`, `,
+      )})
+      UNION ALL
+      SELECT term, false FROM search_terms WHERE term % ${word}
+    ) candidates
+    GROUP BY term
+    ORDER BY bool_or(is_one_edit) DESC,
+      (length(term) = length(${word}) AND
+        array(SELECT unnest(string_to_array(term, NULL)) ORDER BY 1)
+        = array(SELECT unnest(string_to_array(${word}, NULL)) ORDER BY 1)) DESC,
+      similarity(term, ${word}) DESC, term
+    LIMIT 3`);
+  return result.rows.map((row) => row.term);
 }
 
 /**
