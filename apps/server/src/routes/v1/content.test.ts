@@ -1,6 +1,7 @@
 import { giphyItemSchema, listEnvelopeSchema, singleEnvelopeSchema } from '@sticky/contracts';
 import type { GiphyItem } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
@@ -203,6 +204,15 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       expect((await list('/v1/gifs/search?q=qwxzv')).data).toEqual([]);
     });
 
+    it('ignores accents and finds other forms of a word', async () => {
+      const [cafe] = await insertCatalogItems(testApp.database, [
+        { title: 'Café crème', tags: ['coffee'] },
+      ]);
+      expect((await list('/v1/gifs/search?q=cafe%20creme')).data[0]?.id).toBe(cafe);
+      expect((await list('/v1/gifs/search?q=CAFÉ')).data[0]?.id).toBe(cafe);
+      expect((await list('/v1/gifs/search?q=coffees')).data[0]?.id).toBe(cafe);
+    });
+
     it('filters by type segment and rating', async () => {
       const stickers = await list('/v1/stickers/search?q=cat');
       expect(stickers.data.map((item) => item.id)).toEqual([id.catSticker]);
@@ -241,6 +251,36 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
         sql`SELECT query, count FROM search_queries WHERE query LIKE '%dog%' OR query LIKE 'nothing%'`,
       );
       expect(rows.rows).toEqual([{ query: 'happy dog', count: 1 }]);
+    });
+
+    it('answers any query text without failing: operators, quotes, emoji, accents', async () => {
+      for (const q of [
+        `"dancing`,
+        `cat -dog`,
+        `cat OR "nap"`,
+        `'`,
+        `\\`,
+        `a:*`,
+        `&|!<->`,
+        `🐈 cat`,
+        `Ĉàt`,
+        `the`,
+        `-`,
+        `x-ray o'clock`,
+      ]) {
+        const response = await get(`/v1/gifs/search?q=${encodeURIComponent(q)}`);
+        expect(response.statusCode, q).toBe(200);
+      }
+      await fc.assert(
+        fc.asyncProperty(
+          fc.string({ minLength: 1, maxLength: 50, unit: 'grapheme' }),
+          async (q) => {
+            const response = await get(`/v1/stickers/search?q=${encodeURIComponent(q)}`);
+            expect([200, 400, 414]).toContain(response.statusCode);
+          },
+        ),
+        { numRuns: 60 },
+      );
     });
 
     it('refuses a missing query, a long one (414) and bad parameters', async () => {
