@@ -1,5 +1,18 @@
-import { expect, test } from './support/fixtures.ts';
-import { journeyWidths, runJourney, uniqueEmail } from './support/journey.ts';
+import { expect, test as base } from './support/fixtures.ts';
+import { journeyWidths, runJourney, uniqueEmail, waitForCatalog } from './support/journey.ts';
+
+/** The shared server seeds its starter catalog behind the running server: wait for it once. */
+const test = base.extend<object, { catalogReady: true }>({
+  catalogReady: [
+    async ({ browser, stickyUrl }, use) => {
+      const context = await browser.newContext();
+      await waitForCatalog(await context.newPage(), stickyUrl);
+      await context.close();
+      await use(true);
+    },
+    { scope: 'worker', timeout: 11 * 60_000 },
+  ],
+});
 
 /** The spec's whole journey on our own catalog (the shared server's starter catalog). */
 for (const width of journeyWidths) {
@@ -9,13 +22,15 @@ for (const width of journeyWidths) {
     test('the whole journey, with no serious accessibility violation', async ({
       page,
       baseURL,
+      catalogReady,
     }) => {
+      expect(catalogReady).toBe(true);
       test.setTimeout(180_000);
       await runJourney(page, {
         baseUrl: baseURL!,
         width,
         user: { name: `Journey ${width}`, email: uniqueEmail(`journey-${width}`) },
-        searchTerm: 'heart',
+        searchTerm: 'birthday',
         emptySearchTerm: 'zzqxvjwk',
         hasTypedItems: true,
         getOriginalUrl: async (journeyPage, id) => {

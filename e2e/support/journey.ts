@@ -1,49 +1,10 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-
-const require = createRequire(import.meta.url);
-const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import { expectNoSeriousAxeViolations } from './axe.ts';
 
 /** The widths the journey runs at: a phone, a tablet and a laptop. */
 export const journeyWidths = [375, 768, 1280] as const;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-/** Runs axe-core on the page as it is now: no serious or critical violation is allowed. */
-export async function expectNoSeriousA11yViolations(page: Page, where: string): Promise<void> {
-  const hasAxe = await page.evaluate(() => 'axe' in window);
-  // Not page.addScriptTag: our Content-Security-Policy rightly refuses inline scripts, and
-  // the journey runs with it on. Evaluating through the DevTools protocol is not blocked.
-  if (!hasAxe) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      nodes: violation.nodes.slice(0, 3).map((node) => ({ target: node.target })),
-    }));
-  });
-  const serious = violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  // Soft: the journey goes on, so one run reports every screen's violations.
-  expect.soft(serious, `axe on ${where}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
-}
 
 /**
  * Signs in from the landing page through the Sign In dialog and the local issuer's form
@@ -61,6 +22,36 @@ export async function signInFromLanding(
   await page.getByLabel('Email').fill(user.email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL((url) => url.pathname === '/');
+}
+
+/**
+ * Waits until the server's starter catalog has finished seeding (it fills in behind a running
+ * server): at least `minimum` items, and no new ones over three polls. Uses a session of its
+ * own, since /v1 answers signed-in users.
+ */
+export async function waitForCatalog(page: Page, baseUrl: string, minimum = 300): Promise<void> {
+  await page.goto(`${baseUrl}/landing`);
+  await signInFromLanding(page, { name: 'Catalog Watcher', email: uniqueEmail('watcher') });
+  const total = async () => {
+    let sum = 0;
+    for (const type of ['gifs', 'stickers', 'text']) {
+      const response = await page.request.get(`${baseUrl}/v1/${type}/trending?limit=1&api_key=e2e`);
+      const body = (await response.json()) as { pagination?: { total_count?: number } };
+      sum += body.pagination?.total_count ?? 0;
+    }
+    return sum;
+  };
+  const deadline = Date.now() + 10 * 60_000;
+  let last = -1;
+  let stablePolls = 0;
+  while (Date.now() < deadline) {
+    const now = await total();
+    stablePolls = now === last ? stablePolls + 1 : 0;
+    last = now;
+    if (now >= minimum && stablePolls >= 3) return;
+    await page.waitForTimeout(3_000);
+  }
+  throw new Error(`the starter catalog did not finish seeding in time (${last} items)`);
 }
 
 /** A unique address per test and width, so no two runs share an account. */
@@ -128,7 +119,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   // Landing and sign-in.
   await page.goto(`${baseUrl}/landing`);
   await expect(page.getByRole('button', { name: 'Get started for free' })).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'landing');
+  await expectNoSeriousAxeViolations(page, 'landing');
   await signInFromLanding(page, options.user);
 
   // Home: banner, Trending, each tab.
@@ -137,7 +128,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   const trending = gridLinks(page, 'Trending');
   await expect(trending.first()).toBeVisible();
   await options.onHome?.(page);
-  await expectNoSeriousA11yViolations(page, 'home');
+  await expectNoSeriousAxeViolations(page, 'home');
   for (const [label, type, segment] of [
     ['Stickers', 'stickers', 'sticker'],
     ['Text', 'text', 'text'],
@@ -166,7 +157,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   await expect(page.getByRole('heading', { level: 1, name: options.searchTerm })).toBeVisible();
   await expect(searchBox).toHaveValue('');
   await expect(gridLinks(page, `Results for ${options.searchTerm}`).first()).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'search results');
+  await expectNoSeriousAxeViolations(page, 'search results');
 
   await searchBox.fill(options.emptySearchTerm);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -176,7 +167,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
       { exact: true },
     ),
   ).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'search without results');
+  await expectNoSeriousAxeViolations(page, 'search without results');
 
   await searchBox.fill('   ');
   await searchBox.press('Enter');
@@ -192,7 +183,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   await expect(firstCategory).toBeVisible();
   const categoryName = (await firstCategory.textContent())!.trim();
   const categoryHref = (await firstCategory.getAttribute('href'))!;
-  await expectNoSeriousA11yViolations(page, 'categories panel');
+  await expectNoSeriousAxeViolations(page, 'categories panel');
   await firstCategory.click();
   await expect(categoriesDialog).toBeHidden();
   await page.waitForURL((url) => url.pathname === categoryHref);
@@ -201,7 +192,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   await expect(subcategories.getByRole('link').first()).toHaveAttribute('aria-current', 'page');
   const categoryItems = page.getByRole('list', { name: new RegExp(`^${categoryName}: `) });
   await expect(categoryItems.getByRole('link').first()).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'category');
+  await expectNoSeriousAxeViolations(page, 'category');
 
   // An item.
   await categoryItems.getByRole('link').first().click();
@@ -211,7 +202,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   const slug = decodeURIComponent(itemPath.split('/').pop()!);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pause animation' })).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'item');
+  await expectNoSeriousAxeViolations(page, 'item');
 
   await page.getByRole('button', { name: 'Read More' }).click();
   await expect(page.getByRole('button', { name: 'Read Less' })).toBeVisible();
@@ -234,7 +225,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   await expect(page.locator('[data-highlighted="true"]')).toHaveCount(1);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(originalUrl);
 
-  const downloadStarted = page.waitForEvent('download');
+  const downloadStarted = page.waitForEvent('download', { timeout: 15_000 });
   await page.getByRole('button', { name: 'Download' }).click();
   const download = await downloadStarted;
   await expect(page.getByText('Gif Downloaded')).toBeVisible();
@@ -253,7 +244,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   const favorites = gridLinks(page, 'My Favorites');
   await expect(favorites).toHaveCount(1);
   await expect(favorites.first()).toHaveAttribute('href', itemPath);
-  await expectNoSeriousA11yViolations(page, 'favourites');
+  await expectNoSeriousAxeViolations(page, 'favourites');
   await favorites.first().click();
   await page.waitForURL((url) => url.pathname === itemPath);
   await expect(favorite).toHaveAttribute('aria-pressed', 'true');
@@ -263,7 +254,7 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
   await page.getByRole('link', { name: 'Favorite GIFs' }).click();
   await expect(page.getByText('No favourites', { exact: true })).toBeVisible();
   await expect(page.getByRole('img', { name: /heart/ })).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'empty favourites');
+  await expectNoSeriousAxeViolations(page, 'empty favourites');
 
   await logout(page);
   expect(pageErrors).toEqual([]);

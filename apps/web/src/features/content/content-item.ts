@@ -6,11 +6,14 @@ export function isItemType(value: string | undefined): value is ItemType {
   return (itemTypes as readonly string[]).includes(value ?? '');
 }
 
-/** The route segment for an item: GIPHY marks stickers by `type` or by `is_sticker`. */
+/**
+ * The route segment for an item: GIPHY marks stickers by `type` or by `is_sticker`; animated
+ * text is transparent too (`is_sticker` set) but its `type` says text.
+ */
 export function getItemType(item: ContentItem): ItemType {
   const type = item.type as string;
-  if (type === 'sticker' || item.is_sticker) return 'sticker';
   if (type === 'text') return 'text';
+  if (type === 'sticker' || item.is_sticker) return 'sticker';
   return 'gif';
 }
 

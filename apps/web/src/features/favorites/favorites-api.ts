@@ -35,6 +35,8 @@ export async function fetchFavoriteIds(userId: string, signal?: AbortSignal): Pr
             { signal },
           )
         ).ids;
+  // A toggle cancels this load and writes its own list: a late answer must not undo it.
+  if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
   writeLocalFavorites(ids, userId);
   return ids;
 }

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getContentClient } from '@/features/content/content-client.ts';
 import { installFetch, json } from '@/features/content/test-support/api-mock.ts';
 import {
@@ -28,6 +28,11 @@ const renderFavorites = () =>
   renderRoute(<FavoritesPage />, { path: '/favorite', url: '/favorite' });
 
 describe.skipIf(!hasGiphyFixtures)('FavoritesPage', () => {
+  // The API client loads the contracts on demand; a cold first load must not eat the
+  // assertions' time.
+  beforeAll(async () => {
+    await import('@sticky/contracts');
+  });
   let gf: FakeGiphyFetch;
   beforeEach(() => {
     gf = createFakeGiphyFetch();

@@ -53,38 +53,41 @@ export function ItemMedia({ item }: { item: ContentItem }) {
   const height = original?.height || animated?.height || 1;
 
   return (
-    <div ref={containerRef} className="relative w-full">
-      {sources ? (
-        <picture>
-          {sources.webp && !(isPaused && still) && (
-            <source type="image/webp" srcSet={sources.webp} />
-          )}
-          <img
-            src={sources.url}
-            alt={getAltText(item)}
-            width={width}
-            height={height}
-            className="mx-auto block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
-            style={{ aspectRatio: `${width} / ${height}` }}
-          />
-        </picture>
-      ) : (
-        <p className="py-10 text-center text-gray-300">{getAltText(item)}</p>
-      )}
-      {still && (
-        <button
-          type="button"
-          onClick={() => setPausedChoice(!isPaused)}
-          aria-label={isPaused ? 'Play animation' : 'Pause animation'}
-          className="absolute right-2 bottom-2 inline-flex size-10 items-center justify-center rounded-full bg-gray-900/80 text-white hover:bg-gray-900"
-        >
-          {isPaused ? (
-            <Play aria-hidden="true" className="size-5" />
-          ) : (
-            <Pause aria-hidden="true" className="size-5" />
-          )}
-        </button>
-      )}
+    // The outer box measures the space; the inner one hugs the image so the control sits on it.
+    <div ref={containerRef} className="w-full">
+      <div className="relative mx-auto w-fit max-w-full">
+        {sources ? (
+          <picture>
+            {sources.webp && !(isPaused && still) && (
+              <source type="image/webp" srcSet={sources.webp} />
+            )}
+            <img
+              src={sources.url}
+              alt={getAltText(item)}
+              width={width}
+              height={height}
+              className="block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
+              style={{ aspectRatio: `${width} / ${height}` }}
+            />
+          </picture>
+        ) : (
+          <p className="py-10 text-center text-gray-300">{getAltText(item)}</p>
+        )}
+        {still && (
+          <button
+            type="button"
+            onClick={() => setPausedChoice(!isPaused)}
+            aria-label={isPaused ? 'Play animation' : 'Pause animation'}
+            className="absolute right-2 bottom-2 inline-flex size-10 items-center justify-center rounded-full bg-gray-900/80 text-white ring-1 ring-white/20 hover:bg-gray-900"
+          >
+            {isPaused ? (
+              <Play aria-hidden="true" className="size-5" />
+            ) : (
+              <Pause aria-hidden="true" className="size-5" />
+            )}
+          </button>
+        )}
+      </div>
     </div>
   );
 }
