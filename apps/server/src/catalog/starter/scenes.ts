@@ -38,8 +38,9 @@ export interface SceneSpec {
   sky?: [string, string];
 }
 
-export const SCENE_FRAMES = 12;
-export const SCENE_DELAY_MS = 80;
+/** A one-second loop at ten frames a second: enough for weather, cheap to encode. */
+export const SCENE_FRAMES = 10;
+export const SCENE_DELAY_MS = 100;
 const TAU = Math.PI * 2;
 
 const defaultSkies: Record<SceneKind, [string, string]> = {
@@ -265,7 +266,7 @@ function particlesLayer(
               `<circle cx="${fmt(a * width)}" cy="${fmt(b * height * 0.7)}" r="1.3" fill="#fff" opacity="${fmt(0.3 + 0.6 * Math.abs(Math.sin(TAU * (t + c))))}"/>`,
           )
           .join('') +
-        `<circle cx="${fmt(width * 0.84)}" cy="${fmt(height * 0.18)}" r="${fmt(height * 0.08)}" fill="#fff3bf"/><circle cx="${fmt(width * 0.86 + height * 0.035)}" cy="${fmt(height * 0.16)}" r="${fmt(height * 0.075)}" fill="#0d1b2a"/>`;
+        `<circle cx="${fmt(width * 0.14)}" cy="${fmt(height * 0.18)}" r="${fmt(height * 0.08)}" fill="#fff3bf"/><circle cx="${fmt(width * 0.16 + height * 0.035)}" cy="${fmt(height * 0.16)}" r="${fmt(height * 0.075)}" fill="#0d1b2a"/>`;
       const front: Layer = ({ width, height, t }) =>
         [0, 1 / 3, 2 / 3]
           .map((start) => {
@@ -408,11 +409,8 @@ function captionMarkup(caption: string, width: number, height: number, areaHeigh
 
 export async function renderScene(
   spec: SceneSpec,
-  options: { width: number; height: number; format: AnimationFormat; frames?: number },
+  options: { width: number; height: number; format: AnimationFormat },
 ): Promise<Buffer> {
-  const frameCount = options.frames ?? SCENE_FRAMES;
-  const frames = buildSceneFrames(spec, options.width, options.height, frameCount);
-  // The loop lasts about a second whatever the frame count.
-  const delay = Math.round((SCENE_DELAY_MS * SCENE_FRAMES) / frameCount / 10) * 10;
-  return encodeAnimation(frames, { ...options, delays: frames.map(() => delay) });
+  const frames = buildSceneFrames(spec, options.width, options.height);
+  return encodeAnimation(frames, { ...options, delays: frames.map(() => SCENE_DELAY_MS) });
 }

@@ -152,7 +152,8 @@ describe('seeding the starter catalog', () => {
       .from(creators)
       .where(eq(creators.username, 'stickystudio'));
     expect(studio).toMatchObject({ displayName: 'Sticky Studio', isVerified: true });
-    expect(studio!.avatarUrl).toMatch(/^data:image\/png;base64,/);
+    expect(studio!.avatarUrl).toMatch(/^data:image\/svg\+xml,/);
+    expect(studio!.avatarUrl.length).toBeLessThan(600);
     expect(studio!.description.length).toBeGreaterThan(40);
     expect(rows.every((row) => row.creatorId === studio!.id)).toBe(true);
     const categoryRows = await testApp.database.db.select().from(categories);
