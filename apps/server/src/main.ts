@@ -3,6 +3,13 @@ import { ConfigError, loadConfig } from './config/env.ts';
 import { DataDirBusyError } from './db/embedded.ts';
 import { createLogger, startServer } from './server.ts';
 
+const storageProblems: Record<string, string> = {
+  EROFS: 'it is on a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'the disk is full',
+};
+
 async function main() {
   let config;
   try {
@@ -37,6 +44,13 @@ async function main() {
     if (error instanceof DataDirBusyError) {
       console.error(error.message);
       process.exit(75);
+    }
+    const reason = storageProblems[(error as NodeJS.ErrnoException).code ?? ''];
+    if (reason) {
+      console.error(
+        `Sticky cannot write to DATA_DIR ${config.dataDir}: ${reason}. Nothing was changed. (${(error as Error).message})`,
+      );
+      process.exit(73);
     }
     log.fatal({ err: error }, 'could not start');
     process.exit(1);

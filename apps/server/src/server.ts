@@ -66,16 +66,27 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     throw error;
   }
 
+  let isStopping = false;
   if (embedded) {
     const db = embedded;
     // The embedded database is ours to keep alive: if it dies, bring it back without a restart.
-    const revive = () => {
+    // The first tries can fail: backends of the killed server hold its shared memory until
+    // they notice, and PostgreSQL refuses to start beside them. So try until it comes back.
+    const revive = async () => {
       log.error('embedded PostgreSQL stopped unexpectedly; restarting it');
-      db.restart()
-        .then(() => log.info('embedded PostgreSQL is back'))
-        .catch((error: unknown) => log.error({ err: error }, 'could not restart PostgreSQL'));
+      const startedAt = Date.now();
+      for (let attempt = 1; !isStopping; attempt += 1) {
+        try {
+          await db.restart();
+          log.info({ attempt, ms: Date.now() - startedAt }, 'embedded PostgreSQL is back');
+          return;
+        } catch (error) {
+          log.warn({ err: error, attempt }, 'could not restart PostgreSQL yet; trying again');
+          await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 200 * attempt)));
+        }
+      }
     };
-    db.onUnexpectedExit(revive);
+    db.onUnexpectedExit(() => void revive());
   }
 
   log.info({ ms: Date.now() - startedAt }, 'server started');
@@ -90,6 +101,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     embedded,
     starterCatalog: starter?.done ?? Promise.resolve(undefined),
     stop: async () => {
+      isStopping = true;
       await starter?.stop();
       await app.close();
       await stopDatabase();

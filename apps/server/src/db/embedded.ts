@@ -70,6 +70,45 @@ async function clearLeftoverPostmaster(pgDir: string, log: Logger): Promise<void
   }
 }
 
+/**
+ * Backends of a postmaster that was killed outright keep running (a long query does not
+ * notice for as long as it runs) and keep its shared memory, so a new postmaster refuses to
+ * start beside them. Their postmaster is gone, so we end them as it would have (SIGQUIT, then
+ * SIGKILL). They are found by their working directory, which PostgreSQL sets to its data
+ * directory. Linux only (/proc); elsewhere the restart loop waits for them instead.
+ */
+async function stopOrphanedBackends(pgDir: string, log: Logger): Promise<void> {
+  if (!fs.existsSync('/proc/self/cwd')) return;
+  const dataDir = fs.realpathSync(pgDir);
+  const orphans: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${entry}/cwd`) === dataDir) orphans.push(Number(entry));
+    } catch {
+      // gone, or not ours to look at
+    }
+  }
+  if (orphans.length === 0) return;
+  log.warn({ pids: orphans }, 'ending PostgreSQL backends left behind by a killed postmaster');
+  for (const pid of orphans) {
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      // already gone
+    }
+  }
+  if (await waitUntil(() => orphans.every((pid) => !isAlive(pid)), 2_000)) return;
+  for (const pid of orphans.filter(isAlive)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await waitUntil(() => orphans.every((pid) => !isAlive(pid)), 2_000);
+}
+
 function readOrCreatePassword(dataDir: string): string {
   const file = path.join(dataDir, 'pg-password');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
@@ -92,6 +131,7 @@ export async function startEmbeddedPostgres(
     fs.rmSync(pgDir, { recursive: true, force: true });
   }
   await clearLeftoverPostmaster(pgDir, log);
+  if (isInitialised) await stopOrphanedBackends(pgDir, log);
 
   const port = await findFreePort();
   const postgres = new EmbeddedPostgres({
@@ -139,11 +179,15 @@ export async function startEmbeddedPostgres(
     pid: () => processOf()?.pid,
     restart: async () => {
       await clearLeftoverPostmaster(pgDir, log);
+      await stopOrphanedBackends(pgDir, log);
       await postgres.start();
       watchExit();
     },
     stop: async () => {
       isStopping = true;
+      // A process that is already gone never emits 'exit' again: postgres.stop() would hang.
+      const child = processOf();
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
       await postgres.stop();
     },
   };

@@ -30,6 +30,29 @@ function isDatabaseDown(error: unknown): boolean {
   });
 }
 
+const STORAGE_MESSAGES: Record<string, string> = {
+  ENOSPC: "The server's disk is full, so nothing was saved. Please try again later.",
+  EDQUOT: "The server's disk is full, so nothing was saved. Please try again later.",
+  EROFS: 'The server cannot write to its data folder (it is read-only), so nothing was saved.',
+  EACCES: 'The server is not allowed to write to its data folder, so nothing was saved.',
+  // PostgreSQL: disk_full, io_error.
+  '53100': "The database's disk is full, so nothing was saved. Please try again later.",
+  '58030': 'The database could not write to its disk, so nothing was saved.',
+};
+
+/** A write that failed for want of disk (full, read-only): the operator's problem, said plainly. */
+function storageMessage(error: unknown): string | undefined {
+  const candidates = [error, (error as { cause?: unknown })?.cause];
+  for (const candidate of candidates) {
+    const code = (candidate as { code?: unknown } | undefined)?.code;
+    if (typeof code === 'string' && STORAGE_MESSAGES[code]) return STORAGE_MESSAGES[code];
+    // Errors relayed from a worker process keep Node's message ("ENOSPC: no space…") only.
+    const prefix = /^(E[A-Z]+):/.exec((candidate as Error | undefined)?.message ?? '')?.[1];
+    if (prefix && STORAGE_MESSAGES[prefix]) return STORAGE_MESSAGES[prefix];
+  }
+  return undefined;
+}
+
 /** Turns anything thrown into our one error type, so there is one mapping to HTTP. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
@@ -55,6 +78,8 @@ export function toAppError(error: unknown): AppError {
       fastifyError.message,
     );
   }
+  const storage = storageMessage(error);
+  if (storage) return new AppError('unavailable', storage);
   if (isDatabaseDown(error)) {
     return new AppError('unavailable', 'The database is unavailable, please try again shortly.');
   }

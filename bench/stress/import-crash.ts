@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { connectToEmbedded } from './database.ts';
+import { checkIntegrity } from './integrity.ts';
+import type { IntegrityReport } from './integrity.ts';
+import { isAlive, postmasterPid, repoRoot, sleep, startServer } from './server.ts';
+
+/** Every process below `pid`, from /proc (the CLI's PostgreSQL and its decoder workers). */
+function descendants(pid: number): Array<{ pid: number; command: string }> {
+  const children = new Map<number, number[]>();
+  const commands = new Map<number, string>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+      commands.set(
+        Number(entry),
+        fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(),
+      );
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: Array<{ pid: number; command: string }> = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    found.push({ pid: next, command: (commands.get(next) ?? '').slice(0, 120) });
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+function runImport(dataDir: string, source: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/cli/main.ts', 'import', source],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return { child, exited, output: () => output };
+}
+
+async function countItems(dataDir: string): Promise<number | undefined> {
+  if (!postmasterPid(dataDir)) return undefined;
+  const database = connectToEmbedded(dataDir);
+  try {
+    const result = await database.pool.query<{ count: string }>('SELECT count(*) FROM items');
+    return Number(result.rows[0]!.count);
+  } catch {
+    return undefined;
+  } finally {
+    await database.close().catch(() => {});
+  }
+}
+
+/**
+ * `kill -9` of the import CLI while it imports the shared GIFs, then: start the server on that
+ * DATA_DIR and check that no item is half there and no file is orphaned; run the import again
+ * to the end and check the same.
+ */
+export async function runImportCrash(options: { workDir: string; log: (line: string) => void }) {
+  const { log } = options;
+  const source = path.resolve(repoRoot, '../shared/data/gifs');
+  if (!fs.existsSync(source))
+    return { skipped: `${source} is absent (../shared/data not beside the repo)` };
+  if (!fs.existsSync(path.join(repoRoot, 'apps/server/src/cli/main.ts'))) {
+    return { skipped: 'no import CLI (apps/server/src/cli/main.ts) yet' };
+  }
+  const dataDir = path.join(options.workDir, 'import');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.chmodSync(dataDir, 0o755);
+  const mediaDir = path.join(dataDir, 'media');
+
+  // 1. Import, and kill -9 it once a few items are in (so others are mid-way).
+  const first = runImport(dataDir, source);
+  const deadline = Date.now() + 240_000;
+  let itemsAtKill: number | undefined;
+  while (Date.now() < deadline && first.child.exitCode === null) {
+    itemsAtKill = await countItems(dataDir);
+    if (itemsAtKill !== undefined && itemsAtKill >= 3) break;
+    await sleep(250);
+  }
+  if (first.child.exitCode !== null) {
+    return {
+      isPassed: false,
+      reason: `the import ended (${first.child.exitCode}) before it could be killed:\n${first.output().slice(-1500)}`,
+      result: {},
+    };
+  }
+  const before = descendants(first.child.pid!);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  log(
+    `killed the import (pid ${first.child.pid}) with ${itemsAtKill} items in; its children: ${before.length}`,
+  );
+  await sleep(3000);
+  const survivors = before.filter((entry) => isAlive(entry.pid));
+
+  // 2. Start again (the server), then look at what the crash left.
+  const server = await startServer(dataDir, { SEED_STARTER_CATALOG: 'false' });
+  let afterCrash: IntegrityReport;
+  try {
+    const database = connectToEmbedded(dataDir);
+    afterCrash = await checkIntegrity(database, mediaDir);
+    await database.close();
+  } finally {
+    await server.stop();
+  }
+  log(`after the crash and a restart: ${JSON.stringify(afterCrash)}`);
+
+  // 3. The import runs again to the end.
+  const second = runImport(dataDir, source);
+  const timer = setTimeout(() => second.child.kill('SIGTERM'), 600_000);
+  const code = await second.exited;
+  clearTimeout(timer);
+  const summary =
+    second
+      .output()
+      .split('\n')
+      .find((line) => line.startsWith('Imported')) ?? '';
+  log(`re-run: exit ${code}: ${summary}`);
+
+  const checkServer = await startServer(dataDir, { SEED_STARTER_CATALOG: 'false' });
+  let afterRerun: IntegrityReport;
+  try {
+    const database = connectToEmbedded(dataDir);
+    afterRerun = await checkIntegrity(database, mediaDir);
+    await database.close();
+  } finally {
+    await checkServer.stop();
+  }
+  log(`after the re-run: ${JSON.stringify(afterRerun)}`);
+
+  const problems = [
+    !afterCrash.isIntact && `after the crash: ${JSON.stringify(afterCrash)}`,
+    code !== 0 && `the re-run exited ${code}: ${second.output().slice(-1000)}`,
+    !afterRerun.isIntact && `after the re-run: ${JSON.stringify(afterRerun)}`,
+    afterRerun.stagingFiles > 0 && `${afterRerun.stagingFiles} staging files left`,
+    survivors.some((entry) => !entry.command.includes('postgres')) &&
+      `processes of the killed import still running: ${JSON.stringify(survivors)}`,
+  ].filter(Boolean);
+  return {
+    isPassed: problems.length === 0,
+    reason: problems.join('; ') || undefined,
+    result: {
+      itemsAtKill,
+      childrenAtKill: before,
+      survivors,
+      afterCrash,
+      rerun: { code, summary },
+      afterRerun,
+    },
+  };
+}
