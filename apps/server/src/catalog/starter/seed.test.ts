@@ -159,6 +159,11 @@ describe('seeding the starter catalog', () => {
     const categoryRows = await testApp.database.db.select().from(categories);
     const love = categoryRows.find((row) => row.name === 'Love' && row.parentId === null);
     expect(categoryRows.find((row) => row.name === 'Hearts')?.parentId).toBe(love?.id);
+    // Listed in the planned order (Reactions, Emotions, Love, Celebrations…), not A–Z.
+    const positionOf = (name: string) => categoryRows.find((row) => row.name === name)?.position;
+    expect(positionOf('Love')).toBe(2);
+    expect(positionOf('Celebrations')).toBe(3);
+    expect(positionOf('Greetings')).toBe(4);
     const [marker] = await testApp.database.db.select().from(starterCatalogSeeds);
     expect(marker?.version).toBe(STARTER_CATALOG_VERSION);
   }, 120_000);

@@ -1,9 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import { starterCatalogSeeds } from '../../db/schema.ts';
+import { encodeCategoryName } from '../category-names.ts';
 import { importMedia } from '../import/import-media.ts';
 import type { ImportDeps } from '../import/import-media.ts';
 import { trendScoreFor } from '../query/trending.ts';
+import { starterCategories } from './categories.ts';
 import { buildStarterPlan, STARTER_CATALOG_VERSION } from './plan.ts';
 import type { StarterItem, StarterItemType } from './plan.ts';
 import { studioCreator } from './studio.ts';
@@ -142,6 +144,7 @@ export async function seedStarterCatalog(
       for (const failure of summary.failed) {
         log.warn(failure, 'a starter catalog item could not be made');
       }
+      await orderStarterCategories(deps);
       // A seed with failures is not recorded, so the next start tries again.
       if (summary.failed.length === 0) {
         const record = {
@@ -163,6 +166,23 @@ export async function seedStarterCatalog(
     }
   } finally {
     client.release();
+  }
+}
+
+/** Lists the starter categories in the order they were planned (Reactions first), not A–Z. */
+async function orderStarterCategories(deps: ImportDeps): Promise<void> {
+  const { db } = deps.database;
+  for (const [index, category] of starterCategories.entries()) {
+    const parent = encodeCategoryName(category.name);
+    await db.execute(
+      sql`UPDATE categories SET position = ${index} WHERE parent_id IS NULL AND name_encoded = ${parent}`,
+    );
+    for (const [subIndex, sub] of category.subcategories.entries()) {
+      await db.execute(sql`
+        UPDATE categories SET position = ${subIndex}
+        WHERE name_encoded = ${encodeCategoryName(sub)}
+          AND parent_id = (SELECT id FROM categories WHERE parent_id IS NULL AND name_encoded = ${parent})`);
+    }
   }
 }
 
