@@ -41,7 +41,7 @@ export function buildFrames(
   phrase: string,
   styleId: TextStyleId,
   options: Omit<RenderOptions, 'format'>,
-): string[] {
+): { frames: string[]; delays: number[] } {
   const style = textStyles[styleId];
   const { width, height } = options;
   const layout: PhraseLayout = layoutPhrase(phrase, { font: style.font, aspect: width / height });
@@ -74,12 +74,7 @@ export function buildFrames(
       `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${defs}<g transform="translate(${fmt(tx)} ${fmt(ty)}) scale(${fmt(scale)})">${style.draw(context)}</g></svg>`,
     );
   }
-  return frames;
-}
-
-export function frameDelays(phrase: string, styleId: TextStyleId, aspect: number): number[] {
-  const style = textStyles[styleId];
-  return style.delays(style.frames, layoutPhrase(phrase, { font: style.font, aspect }));
+  return { frames, delays: style.delays(style.frames, layout) };
 }
 
 /** Rasterises SVG frames (resvg, off the main thread) and joins them into one animation (sharp). */
@@ -139,12 +134,7 @@ export async function renderTextAnimation(
   styleId: TextStyleId,
   options: RenderOptions,
 ): Promise<RenderedAnimation> {
-  const style = textStyles[styleId];
-  const frames = buildFrames(phrase, styleId, options);
-  const delays = style.delays(
-    style.frames,
-    layoutPhrase(phrase, { font: style.font, aspect: options.width / options.height }),
-  );
+  const { frames, delays } = buildFrames(phrase, styleId, options);
   const bytes = await encodeAnimation(frames, { ...options, delays });
   return {
     bytes,
