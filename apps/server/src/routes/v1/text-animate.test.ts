@@ -154,6 +154,20 @@ describe('/v1/text/animate and the Text tab search', () => {
     expect(past.pagination.total_count).toBe(2 + styles);
   });
 
+  it('is rate-limited per user more tightly than the rest of /v1', async () => {
+    const other = (await signInAs(testApp)).cookie;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 32; attempt += 1) {
+      statuses.push((await get('/v1/text/animate?m=', { cookie: other })).statusCode);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const limited = await get('/v1/text/animate?m=', { cookie: other });
+    expect(limited.json().meta).toMatchObject({ status: 429 });
+    // Others are not affected.
+    expect((await get('/v1/text/animate?m=')).statusCode).toBe(400);
+  });
+
   it('a query with no catalog match still gets its renderings', async () => {
     const body = listSchema.parse(
       (await get('/v1/text/search?q=Hello%20%F0%9F%91%8B%20w%C3%B6rld')).json(),
