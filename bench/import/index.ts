@@ -1,0 +1,262 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { animateCanvas } from '../../apps/server/src/catalog/text/animate.ts';
+import { renderTextAnimation } from '../../apps/server/src/catalog/text/render.ts';
+import { textStyleIds } from '../../apps/server/src/catalog/text/styles.ts';
+import type { TextStyleId } from '../../apps/server/src/catalog/text/styles.ts';
+import { log } from '../lib/log.ts';
+import { benchDir, gifsDir, repoRoot } from '../lib/paths.ts';
+import type { TreeMemory } from '../lib/process-tree.ts';
+import { watchProcessTree } from '../lib/process-tree.ts';
+import { createDataDir } from '../lib/server.ts';
+import { median, ratioOf, round } from '../lib/stats.ts';
+
+export interface ImportRun {
+  workers: number;
+  files: number;
+  megabytes: number;
+  seconds: number;
+  filesPerSecond: number;
+  megabytesPerSecond: number;
+  imported: number;
+  duplicates: number;
+  rejected: Array<{ file: string; reason: string }>;
+  medianFileMs: number;
+  memory: TreeMemory;
+  /** Peak RSS of the importer and its decoders over the machine's memory. */
+  peakRssOverMemory: number;
+}
+
+export interface DecodeFloor {
+  /** Decoding every frame of every file once with sharp, one file at a time. */
+  seconds: number;
+  megabytesPerSecond: number;
+}
+
+export interface TextRender {
+  phrase: string;
+  style: TextStyleId;
+  ms: number;
+  frames: number;
+  bytes: number;
+  /** How long the animation plays, once. */
+  playMs: number;
+  /** Render time over play time: below 1, it draws faster than it plays. */
+  renderOverPlay: number;
+}
+
+export interface ImportBenchResult {
+  folder: string;
+  runs: ImportRun[];
+  decodeFloor: DecodeFloor;
+  /** Import time over the decode-only time of the same files (1 worker). */
+  importOverDecode: number;
+  /** Speed-up of 2 workers over 1, next to the 2 the cores allow. */
+  speedupTwoWorkers: number;
+  text: {
+    canvas: { width: number; height: number };
+    format: 'gif';
+    /** The very first rendering of the process (fonts and WASM loaded on demand). */
+    coldMs: number;
+    renders: TextRender[];
+    byStyle: Record<string, { medianMs: number; medianRenderOverPlay: number }>;
+  };
+}
+
+/** Phrases of different lengths and scripts, one with an emoji. */
+export const textPhrases = [
+  'OK',
+  'Happy birthday!',
+  'See you tomorrow 👋',
+  'Congratulations on the new job',
+  'Ça va? ¡Olé!',
+];
+
+interface ImportChildOutput {
+  workers: number;
+  files: number;
+  bytes: number;
+  seconds: number;
+  imported: number;
+  duplicates: number;
+  rejected: Array<{ file: string; reason: string }>;
+  perFileMs: number[];
+}
+
+/** Runs bench/import/import-child.ts with IMPORT_WORKERS=workers into a fresh DATA_DIR. */
+async function runImportChild(
+  dataDir: string,
+  workers: number,
+  inputs: readonly string[],
+  timeoutMs: number,
+): Promise<{ output: ImportChildOutput; memory: TreeMemory }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(benchDir, 'import', 'import-child.ts'), ...inputs],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        IMPORT_WORKERS: String(workers),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const watcher = watchProcessTree(child.pid!);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const memory = watcher.stop();
+  if (code !== 0) {
+    throw new Error(
+      `import with ${workers} worker(s) exited with ${code}:\n${stderr.slice(-2000)}`,
+    );
+  }
+  return { output: JSON.parse(stdout) as ImportChildOutput, memory };
+}
+
+/** Decode-only time of the same files: the least any import has to do with them. */
+async function measureDecodeFloor(files: readonly string[]): Promise<DecodeFloor> {
+  let bytes = 0;
+  const started = performance.now();
+  for (const file of files) {
+    const data = fs.readFileSync(file);
+    bytes += data.length;
+    await sharp(data, { animated: true, limitInputPixels: false }).raw().toBuffer();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds: round(seconds, 2), megabytesPerSecond: round(bytes / 1e6 / seconds, 2) };
+}
+
+function listMediaFiles(inputs: readonly string[]): string[] {
+  return inputs.flatMap((input) =>
+    fs.statSync(input).isDirectory()
+      ? fs
+          .readdirSync(input)
+          .filter((name) => /\.(gif|webp|png|jpe?g)$/i.test(name))
+          .sort()
+          .map((name) => path.join(input, name))
+      : [input],
+  );
+}
+
+async function measureTextRendering(phrases: readonly string[], styles: readonly TextStyleId[]) {
+  const options = { ...animateCanvas, format: 'gif' as const };
+  const coldStarted = performance.now();
+  await renderTextAnimation('Warm up', 'bounce', options);
+  const coldMs = performance.now() - coldStarted;
+  const renders: TextRender[] = [];
+  for (const phrase of phrases) {
+    for (const style of styles) {
+      const started = performance.now();
+      const rendered = await renderTextAnimation(phrase, style, options);
+      const ms = performance.now() - started;
+      const playMs = rendered.delays.reduce((total, delay) => total + delay, 0);
+      renders.push({
+        phrase,
+        style,
+        ms: round(ms, 1),
+        frames: rendered.frames,
+        bytes: rendered.bytes.length,
+        playMs,
+        renderOverPlay: round(ratioOf(ms, playMs), 3),
+      });
+    }
+  }
+  const byStyle = Object.fromEntries(
+    styles.map((style) => {
+      const mine = renders.filter((render) => render.style === style);
+      return [
+        style,
+        {
+          medianMs: round(median(mine.map((render) => render.ms)), 1),
+          medianRenderOverPlay: round(median(mine.map((render) => render.renderOverPlay)), 3),
+        },
+      ];
+    }),
+  );
+  return {
+    canvas: { ...animateCanvas },
+    format: 'gif' as const,
+    coldMs: round(coldMs, 1),
+    renders,
+    byStyle,
+  };
+}
+
+export interface ImportBenchOptions {
+  /** Folders or files to import (default: all of ../shared/data/gifs). */
+  inputs?: readonly string[];
+  workerCounts: readonly number[];
+  phrases: readonly string[];
+  styles?: readonly TextStyleId[];
+  timeoutMs: number;
+  /** Keep the DATA_DIR of the run with this many workers (for the page-weight benchmark). */
+  keepWorkers?: number;
+}
+
+export async function runImportBench(
+  options: ImportBenchOptions,
+): Promise<{ result: ImportBenchResult; keptDataDir?: string }> {
+  const inputs = options.inputs ?? [gifsDir];
+  const runs: ImportRun[] = [];
+  let keptDataDir: string | undefined;
+  for (const workers of options.workerCounts) {
+    const dataDir = createDataDir(`import-w${workers}`);
+    log(`import: ${workers} worker(s) into ${dataDir}`);
+    try {
+      const { output, memory } = await runImportChild(dataDir, workers, inputs, options.timeoutMs);
+      const megabytes = output.bytes / 1e6;
+      const run: ImportRun = {
+        workers,
+        files: output.files,
+        megabytes: round(megabytes, 2),
+        seconds: round(output.seconds, 1),
+        filesPerSecond: round(output.files / output.seconds, 3),
+        megabytesPerSecond: round(megabytes / output.seconds, 3),
+        imported: output.imported,
+        duplicates: output.duplicates,
+        rejected: output.rejected.map((entry) => ({
+          file: path.basename(entry.file),
+          reason: entry.reason,
+        })),
+        medianFileMs: round(median(output.perFileMs), 0),
+        memory,
+        peakRssOverMemory: round(memory.peakNodeRssBytes / os.totalmem(), 4),
+      };
+      runs.push(run);
+      log(
+        `import:   ${run.files} files, ${run.megabytes} MB in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s, peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, ${run.rejected.length} rejected`,
+      );
+      if (workers === options.keepWorkers) keptDataDir = dataDir;
+    } finally {
+      if (keptDataDir !== dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  log('import: decode-only floor');
+  const decodeFloor = await measureDecodeFloor(listMediaFiles(inputs));
+  log(`import: text rendering, ${options.phrases.length} phrases`);
+  const text = await measureTextRendering(options.phrases, options.styles ?? textStyleIds);
+  const one = runs.find((run) => run.workers === 1);
+  const two = runs.find((run) => run.workers === 2);
+  return {
+    keptDataDir,
+    result: {
+      folder: inputs.map((input) => path.relative(repoRoot, input)).join(', '),
+      runs,
+      decodeFloor,
+      importOverDecode: one ? round(ratioOf(one.seconds, decodeFloor.seconds), 1) : Number.NaN,
+      speedupTwoWorkers: one && two ? round(ratioOf(one.seconds, two.seconds), 2) : Number.NaN,
+      text,
+    },
+  };
+}

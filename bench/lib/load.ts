@@ -1,0 +1,116 @@
+import type { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import type { LatencySummary } from './stats.ts';
+import { round, summarizeLatencies } from './stats.ts';
+
+export interface LoadOptions {
+  /** Origin of the server, e.g. http://localhost:1234. */
+  url: string;
+  /** Request paths (with query strings), cycled through by every connection. */
+  paths: readonly string[];
+  connections: number;
+  durationSeconds: number;
+  /** A discarded run first, so JIT, plan caches and the page cache are warm. */
+  warmupSeconds?: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  /** Response bytes per second (headers and body). */
+  bytesPerSecond: number;
+  latencyMs: LatencySummary;
+  /** Requests that failed (connection errors, timeouts, non-2xx): must be 0 to count. */
+  failures: number;
+}
+
+// autocannon ships no types: the part of its API used here.
+interface AutocannonRequest {
+  method: string;
+  path: string;
+}
+
+interface AutocannonResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  throughput: { total: number };
+}
+
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  headers: Record<string, string>;
+  requests: AutocannonRequest[];
+  setupClient: (client: { setRequests: (requests: AutocannonRequest[]) => void }) => void;
+}) => EventEmitter & PromiseLike<AutocannonResult>;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+function rotate<T>(list: readonly T[], by: number): T[] {
+  const shift = list.length === 0 ? 0 : by % list.length;
+  return [...list.slice(shift), ...list.slice(0, shift)];
+}
+
+async function runOnce(options: LoadOptions, durationSeconds: number, samples?: number[]) {
+  const requests = options.paths.map((path) => ({ method: 'GET', path }));
+  let connection = 0;
+  const instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: durationSeconds,
+    timeout: 30,
+    headers: { accept: 'application/json' },
+    requests,
+    // Each connection starts at another point of the mix, so they do not move in lockstep.
+    setupClient: (client) => {
+      client.setRequests(
+        rotate(requests, Math.floor((connection++ * requests.length) / options.connections)),
+      );
+    },
+  });
+  if (samples) {
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+      if (statusCode >= 200 && statusCode < 300) samples.push(ms);
+    });
+  }
+  return instance;
+}
+
+/**
+ * One autocannon run over a request mix on loopback. Latency percentiles come from every
+ * response's own time (autocannon's summary has no p95).
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSeconds) await runOnce(options, options.warmupSeconds);
+  const samples: number[] = [];
+  const result = await runOnce(options, options.durationSeconds, samples);
+  const seconds = result.duration;
+  const ok = result['2xx'];
+  return {
+    connections: options.connections,
+    seconds: round(seconds, 1),
+    requests: ok,
+    requestsPerSecond: round(ok / seconds, 1),
+    bytesPerSecond: round(result.throughput.total / seconds, 0),
+    latencyMs: roundSummary(summarizeLatencies(samples)),
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export function roundSummary(summary: LatencySummary): LatencySummary {
+  return {
+    count: summary.count,
+    mean: round(summary.mean),
+    p50: round(summary.p50),
+    p95: round(summary.p95),
+    p99: round(summary.p99),
+    max: round(summary.max),
+  };
+}

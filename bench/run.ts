@@ -1,0 +1,196 @@
+// `npm run bench`: search and browse at scale, page weight and speed, import, search quality.
+// Writes bench/results/<date>-<section>.json and rewrites bench/README.md. See bench/README.md.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runImportBench, textPhrases } from './import/index.ts';
+import { log } from './lib/log.ts';
+import { currentLoadAverage, describeMachine } from './lib/machine.ts';
+import type { MachineInfo } from './lib/machine.ts';
+import { gifsDir, repoRoot, resultsDir, sharedDir, webDistDir } from './lib/paths.ts';
+import { runQualityBench } from './quality/index.ts';
+import { writeReadme } from './report.ts';
+import { runSearchBench } from './search/index.ts';
+import { runWebBench } from './web/index.ts';
+
+export const sectionNames = ['quality', 'import', 'web', 'search'] as const;
+export type SectionName = (typeof sectionNames)[number];
+
+export interface SectionFile<T = unknown> {
+  section: SectionName;
+  mode: 'full' | 'quick';
+  date: string;
+  commit: string;
+  /** Uncommitted changes in the tree when it ran (others may be mid-edit). */
+  isDirty: boolean;
+  command: string;
+  seconds: number;
+  machine: MachineInfo;
+  result?: T;
+  error?: string;
+}
+
+const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse]`;
+
+function readGit(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        sizes: { type: 'string' },
+        'no-build': { type: 'boolean', default: false },
+        'no-lighthouse': { type: 'boolean', default: false },
+        lighthouse: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return 64;
+  }
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  const isQuick = values.quick;
+  const only = values.only ? values.only.split(',').map((name) => name.trim()) : [...sectionNames];
+  const unknown = only.filter((name) => !(sectionNames as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    console.error(`Unknown section ${unknown.join(', ')}.\n${usage}`);
+    return 64;
+  }
+  const sizes = values.sizes
+    ? values.sizes.split(',').map((size) => Number(size.replace(/_/g, '')))
+    : isQuick
+      ? [10_000]
+      : [10_000, 100_000, 1_000_000];
+  if (sizes.some((size) => !Number.isInteger(size) || size < 100)) {
+    console.error(`--sizes takes item counts of 100 or more.\n${usage}`);
+    return 64;
+  }
+  if (!fs.existsSync(path.join(sharedDir, 'data'))) {
+    console.error(
+      `${sharedDir}/data is missing: the benchmarks read ../shared/data beside the repository.`,
+    );
+    return 66;
+  }
+
+  const mode = isQuick ? 'quick' : 'full';
+  const date = new Date().toISOString().slice(0, 10);
+  const commit = readGit(['rev-parse', '--short', 'HEAD']);
+  const isDirty = readGit(['status', '--porcelain', '--untracked-files=no']) !== '';
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const written: string[] = [];
+  let hasFailed = false;
+  let webDataDir: string | undefined;
+
+  const runSection = async <T>(section: SectionName, run: () => Promise<T>) => {
+    if (!only.includes(section)) return;
+    const machine = describeMachine();
+    const started = performance.now();
+    log(
+      `── ${section} (${mode}), load average ${machine.loadAverageAtStart} on ${machine.cores} cores`,
+    );
+    const file: SectionFile<T> = {
+      section,
+      mode,
+      date,
+      commit,
+      isDirty,
+      command,
+      seconds: 0,
+      machine,
+    };
+    try {
+      file.result = await run();
+    } catch (error) {
+      hasFailed = true;
+      file.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`${section} failed: ${file.error}`);
+    }
+    file.seconds = Math.round((performance.now() - started) / 100) / 10;
+    file.machine.loadAverageAtEnd = currentLoadAverage();
+    const name = `${date}-${isQuick ? 'quick-' : ''}${section}.json`;
+    const target = path.join(resultsDir, name);
+    fs.writeFileSync(`${target}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
+    fs.renameSync(`${target}.tmp`, target);
+    written.push(path.relative(repoRoot, target));
+    log(`── ${section} done in ${file.seconds} s → ${path.relative(repoRoot, target)}`);
+  };
+
+  try {
+    await runSection('quality', () => runQualityBench());
+
+    // The web benchmark shows the catalog the import made (2 workers), so import runs first.
+    const quickFiles = fs
+      .readdirSync(gifsDir)
+      .filter((name) => /^(vhs|loadingio|testsuite|wuffs)-.*\.(gif|webp)$/.test(name))
+      .sort()
+      .slice(0, 4)
+      .map((name) => path.join(gifsDir, name));
+    const needsImport = only.includes('import') || only.includes('web');
+    if (needsImport) {
+      await runSection('import', async () => {
+        const { result, keptDataDir } = await runImportBench({
+          inputs: isQuick ? quickFiles : [gifsDir],
+          workerCounts: [1, 2],
+          phrases: isQuick ? textPhrases.slice(0, 2) : textPhrases,
+          timeoutMs: isQuick ? 300_000 : 1_200_000,
+          keepWorkers: only.includes('web') ? 2 : undefined,
+        });
+        webDataDir = keptDataDir;
+        return result;
+      });
+      if (!only.includes('import') && !webDataDir) {
+        // --only web: the import still has to make a catalog to show.
+        const { keptDataDir } = await runImportBench({
+          inputs: isQuick ? quickFiles : [gifsDir],
+          workerCounts: [2],
+          phrases: [],
+          timeoutMs: 1_200_000,
+          keepWorkers: 2,
+        });
+        webDataDir = keptDataDir;
+      }
+    }
+
+    await runSection('web', async () => {
+      if (!webDataDir) throw new Error('the import made no catalog to show');
+      const hasManifest = fs.existsSync(path.join(webDistDir, '.vite', 'manifest.json'));
+      return runWebBench({
+        dataDir: webDataDir,
+        build: !values['no-build'] || !hasManifest,
+        lighthouse: values.lighthouse || (!values['no-lighthouse'] && !isQuick),
+        firstPageItems: 25,
+      });
+    });
+
+    await runSection('search', () =>
+      runSearchBench(
+        isQuick
+          ? { sizes, durationSeconds: 3, warmupSeconds: 1, queryCount: 30, rawSamples: 30 }
+          : { sizes, durationSeconds: 10, warmupSeconds: 2, queryCount: 120, rawSamples: 120 },
+      ),
+    );
+  } finally {
+    if (webDataDir) fs.rmSync(webDataDir, { recursive: true, force: true });
+  }
+
+  const readme = await writeReadme();
+  log(`wrote ${written.join(', ')} and ${path.relative(repoRoot, readme)}`);
+  return hasFailed ? 1 : 0;
+}
+
+process.exitCode = await main();

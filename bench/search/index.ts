@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../../apps/server/src/config/env.ts';
+import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
+import type { LoadResult } from '../lib/load.ts';
+import { roundSummary, runLoad } from '../lib/load.ts';
+import { log } from '../lib/log.ts';
+import { metadataDir } from '../lib/paths.ts';
+import { benchApiKey, createDataDir, startBenchServer } from '../lib/server.ts';
+import type { LatencySummary } from '../lib/stats.ts';
+import { ratioOf, round, summarizeLatencies } from '../lib/stats.ts';
+import { explainStatement, measureRawSql } from './raw-sql.ts';
+import { growCatalog, syntheticItemId } from './synthetic-catalog.ts';
+
+export type EndpointName = 'search' | 'trending' | 'ids' | 'related';
+export const endpointNames: readonly EndpointName[] = ['search', 'trending', 'ids', 'related'];
+
+export interface SearchBenchOptions {
+  sizes: readonly number[];
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** Search queries in the mix (half from each query set). */
+  queryCount: number;
+  /** Requests per endpoint timed in process for the raw SQL figure. */
+  rawSamples: number;
+  keepDataDir?: boolean;
+}
+
+export interface EndpointResult {
+  /** What the mix holds, e.g. "120 queries from both query sets". */
+  mix: string;
+  paths: number;
+  http: { c1: LoadResult; c32: LoadResult };
+  raw: {
+    sqlMs: LatencySummary;
+    inProcessMs: LatencySummary;
+    statementsPerRequest: number;
+  };
+  /** HTTP at concurrency 1 over the raw SQL time of the same requests (p50 and p99). */
+  httpOverSqlP50: number;
+  httpOverSqlP99: number;
+  /** EXPLAIN (ANALYZE, BUFFERS) of the slowest statement of the mix. */
+  slowestPlan?: { ms: number; sql: string; plan: string };
+}
+
+export interface SizeResult {
+  items: number;
+  renditions: number;
+  buildSeconds: number;
+  indexSeconds: number;
+  /** The floor of any request on this server: GET /healthz (no database). */
+  baseline: { c1: LoadResult; c32: LoadResult; selectOneMs: LatencySummary };
+  endpoints: Record<EndpointName, EndpointResult>;
+}
+
+export interface SearchBenchResult {
+  sizes: SizeResult[];
+  /** Each endpoint's figures at the largest size over the smallest. */
+  growth: Record<
+    EndpointName,
+    { from: number; to: number; p50: number; p99: number; sqlP50: number; rpsC32: number }
+  >;
+}
+
+interface QueryRow {
+  query: string;
+}
+
+function readQueries(file: string): QueryRow[] {
+  const [, ...lines] = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+  return lines.map((line) => ({ query: line.split('\t')[0]! })).filter((row) => row.query);
+}
+
+/** Every k-th query, so the sample spans the file (both files are sorted alphabetically). */
+function spread<T>(list: readonly T[], count: number): T[] {
+  if (list.length <= count) return [...list];
+  const step = list.length / count;
+  return Array.from({ length: count }, (_, index) => list[Math.floor(index * step)]!);
+}
+
+/** A deterministic number in [1, size] for (k, j): xorshift-multiply of the pair. */
+function pick(size: number, k: number, j: number): number {
+  let x = (Math.imul(k + 1, 0x9e3779b1) ^ Math.imul(j + 7, 0x85ebca6b)) >>> 0;
+  x = (x ^ (x >>> 15)) >>> 0;
+  x = Math.imul(x, 0x2c1b3c6d) >>> 0;
+  x = (x ^ (x >>> 12)) >>> 0;
+  return 1 + (x % size);
+}
+
+export function buildRequestMix(size: number, queryCount: number): Record<EndpointName, string[]> {
+  const key = `api_key=${benchApiKey}`;
+  const catalogQueries = readQueries(path.join(metadataDir, 'catalog-tag-queries.tsv'));
+  const emojiQueries = readQueries(path.join(metadataDir, 'emoji-tag-queries.en.tsv'));
+  const queries = [
+    ...spread(catalogQueries, Math.ceil(queryCount / 2)),
+    ...spread(emojiQueries, Math.floor(queryCount / 2)),
+  ].map((row) => row.query);
+  const groups = Math.max(8, Math.ceil(queryCount / 3));
+  return {
+    // What the web app sends (features/content/api/search.ts).
+    search: queries.map(
+      (q) =>
+        `/v1/gifs/search?${key}&q=${encodeURIComponent(q)}&limit=25&offset=0&rating=pg-13&lang=en&sort=relevant`,
+    ),
+    // The home grid's first pages (features/content/api/trending.ts), and the pg-13 ceiling.
+    trending: [0, 25, 50, 75].flatMap((offset) =>
+      ['g', 'pg-13'].map(
+        (rating) => `/v1/gifs/trending?${key}&limit=25&offset=${offset}&rating=${rating}`,
+      ),
+    ),
+    ids: Array.from({ length: groups }, (_, k) => {
+      const ids = Array.from({ length: 25 }, (_, j) => syntheticItemId(pick(size, k, j)));
+      return `/v1/gifs?${key}&ids=${ids.join(',')}`;
+    }),
+    // The item page's related row: 15 a page (features/content/api/related.ts).
+    related: Array.from(
+      { length: groups },
+      (_, k) => `/v1/gifs/related?${key}&gif_id=${syntheticItemId(pick(size, k, 1000))}&limit=15`,
+    ),
+  };
+}
+
+function describeMix(name: EndpointName, paths: readonly string[]): string {
+  switch (name) {
+    case 'search':
+      return `${paths.length} queries, half from catalog-tag-queries.tsv, half from emoji-tag-queries.en.tsv; limit 25, rating pg-13`;
+    case 'trending':
+      return `pages 1–4 (offset 0–75), limit 25, rating g and pg-13`;
+    case 'ids':
+      return `${paths.length} lists of 25 ids drawn across the catalog`;
+    case 'related':
+      return `${paths.length} items drawn across the catalog, limit 15`;
+  }
+}
+
+async function timeSelectOne(deps: CatalogDeps): Promise<LatencySummary> {
+  const samples: number[] = [];
+  for (let index = 0; index < 300; index += 1) {
+    const started = performance.now();
+    await deps.database.pool.query('SELECT 1');
+    if (index >= 50) samples.push(performance.now() - started);
+  }
+  return roundSummary(summarizeLatencies(samples));
+}
+
+export async function runSearchBench(options: SearchBenchOptions): Promise<SearchBenchResult> {
+  const dataDir = createDataDir('search');
+  log(`search: starting the server (DATA_DIR ${dataDir})`);
+  const server = await startBenchServer(dataDir);
+  const results: SizeResult[] = [];
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: server.url,
+      DATABASE_URL: server.databaseUrl,
+      SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef',
+    });
+    const deps: CatalogDeps = { config, database: server.database };
+    for (const size of options.sizes) {
+      log(`search: growing the catalog to ${size.toLocaleString('en')} items`);
+      let lastReport = 0;
+      const growth = await growCatalog(server.database, size, {
+        onProgress: (done, target) => {
+          if (performance.now() - lastReport > 15_000) {
+            lastReport = performance.now();
+            log(`search:   ${done.toLocaleString('en')} / ${target.toLocaleString('en')} items`);
+          }
+        },
+      });
+      log(
+        `search: ${growth.items} items, ${growth.renditions} renditions in ${growth.seconds.toFixed(0)} s (indexes ${growth.indexSeconds.toFixed(0)} s)`,
+      );
+      const mix = buildRequestMix(size, options.queryCount);
+      const load = async (paths: readonly string[], connections: number) => {
+        const result = await runLoad({
+          url: server.url,
+          paths,
+          connections,
+          durationSeconds: options.durationSeconds,
+          warmupSeconds: options.warmupSeconds,
+        });
+        if (result.failures > 0) {
+          throw new Error(`${result.failures} failed requests (e.g. ${paths[0]})`);
+        }
+        return result;
+      };
+      const health = ['/healthz'];
+      const baseline = {
+        c1: await load(health, 1),
+        c32: await load(health, 32),
+        selectOneMs: await timeSelectOne(deps),
+      };
+      log(
+        `search:   /healthz p50 ${baseline.c1.latencyMs.p50} ms, ${baseline.c32.requestsPerSecond} req/s at 32; SELECT 1 ${baseline.selectOneMs.p50} ms`,
+      );
+      const endpoints = {} as Record<EndpointName, EndpointResult>;
+      for (const name of endpointNames) {
+        const paths = mix[name];
+        const raw = await measureRawSql(deps, paths.slice(0, options.rawSamples));
+        const c1 = await load(paths, 1);
+        const c32 = await load(paths, 32);
+        let slowestPlan: EndpointResult['slowestPlan'];
+        if (raw.slowest) {
+          const plan = await explainStatement(server.database.pool, raw.slowest);
+          slowestPlan = {
+            ms: round(raw.slowest.end - raw.slowest.start),
+            sql: raw.slowest.text.replace(/\s+/g, ' ').trim(),
+            plan,
+          };
+        }
+        const sqlMs = roundSummary(raw.sqlMs);
+        endpoints[name] = {
+          mix: describeMix(name, paths),
+          paths: paths.length,
+          http: { c1, c32 },
+          raw: {
+            sqlMs,
+            inProcessMs: roundSummary(raw.inProcessMs),
+            statementsPerRequest: round(raw.statementsPerRequest, 2),
+          },
+          httpOverSqlP50: round(ratioOf(c1.latencyMs.p50, sqlMs.p50), 2),
+          httpOverSqlP99: round(ratioOf(c1.latencyMs.p99, sqlMs.p99), 2),
+          slowestPlan,
+        };
+        log(
+          `search:   ${name}: c1 p50 ${c1.latencyMs.p50} p99 ${c1.latencyMs.p99} ms (SQL p50 ${sqlMs.p50} ms, ×${endpoints[name].httpOverSqlP50}); c32 ${c32.requestsPerSecond} req/s p99 ${c32.latencyMs.p99} ms`,
+        );
+      }
+      results.push({
+        items: growth.items,
+        renditions: growth.renditions,
+        buildSeconds: round(growth.seconds, 1),
+        indexSeconds: round(growth.indexSeconds, 1),
+        baseline,
+        endpoints,
+      });
+    }
+  } finally {
+    await server.stop();
+    if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const first = results[0]!;
+  const last = results.at(-1)!;
+  const growth = Object.fromEntries(
+    endpointNames.map((name) => {
+      const a = first.endpoints[name];
+      const b = last.endpoints[name];
+      return [
+        name,
+        {
+          from: first.items,
+          to: last.items,
+          p50: round(ratioOf(b.http.c1.latencyMs.p50, a.http.c1.latencyMs.p50), 2),
+          p99: round(ratioOf(b.http.c1.latencyMs.p99, a.http.c1.latencyMs.p99), 2),
+          sqlP50: round(ratioOf(b.raw.sqlMs.p50, a.raw.sqlMs.p50), 2),
+          rpsC32: round(ratioOf(b.http.c32.requestsPerSecond, a.http.c32.requestsPerSecond), 2),
+        },
+      ];
+    }),
+  ) as SearchBenchResult['growth'];
+  return { sizes: results, growth };
+}

@@ -1,0 +1,185 @@
+import {
+  idsParamsSchema,
+  relatedParamsSchema,
+  searchParamsSchema,
+  trendingParamsSchema,
+} from '@sticky/contracts';
+import type pg from 'pg';
+import { loadItemsByIds } from '../../apps/server/src/catalog/query/items.ts';
+import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
+import { listRelatedItems } from '../../apps/server/src/catalog/query/related.ts';
+import { recordSearchQuery, searchItems } from '../../apps/server/src/catalog/query/search.ts';
+import { serializeItems } from '../../apps/server/src/catalog/query/serialize.ts';
+import { listTrendingItems } from '../../apps/server/src/catalog/query/trending.ts';
+import type { LatencySummary } from '../lib/stats.ts';
+import { summarizeLatencies } from '../lib/stats.ts';
+
+/** One statement the catalog code sent, and how long the database took to answer it. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+  start: number;
+  end: number;
+}
+
+/**
+ * Times every query sent through `pool` (Drizzle calls pool.query for selects and execute
+ * alike) while recording is on: the time from sending a statement to having its rows.
+ */
+export function instrumentPool(pool: pg.Pool) {
+  const original = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  let recorded: Statement[] | undefined;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const start = performance.now();
+    const result = original(...args);
+    const sink = recorded;
+    if (sink && result instanceof Promise) {
+      const config = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof config === 'string' ? config : config.text;
+      const values =
+        (typeof config === 'object' ? config.values : undefined) ??
+        (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+      void result.then(
+        () => sink.push({ text, values, start, end: performance.now() }),
+        () => {},
+      );
+    }
+    return result;
+  };
+  return {
+    record: () => {
+      recorded = [];
+    },
+    stop: (): Statement[] => {
+      const statements = recorded ?? [];
+      recorded = undefined;
+      return statements;
+    },
+    restore: () => {
+      (pool as unknown as { query: unknown }).query = original;
+    },
+  };
+}
+
+/** Time covered by at least one statement: statements sent in parallel count once. */
+export function coveredMs(statements: readonly Statement[]): number {
+  const spans = [...statements].sort((a, b) => a.start - b.start);
+  let total = 0;
+  let openStart = Number.NaN;
+  let openEnd = Number.NaN;
+  for (const { start, end } of spans) {
+    if (Number.isNaN(openStart) || start > openEnd) {
+      if (!Number.isNaN(openStart)) total += openEnd - openStart;
+      openStart = start;
+      openEnd = end;
+    } else {
+      openEnd = Math.max(openEnd, end);
+    }
+  }
+  if (!Number.isNaN(openStart)) total += openEnd - openStart;
+  return total;
+}
+
+/**
+ * What the /v1 route does for one request path, minus HTTP: the same zod parsing, the same
+ * catalog functions in the same order (routes/v1/content.ts), the same serialisation.
+ */
+export async function runRouteInProcess(deps: CatalogDeps, requestPath: string): Promise<void> {
+  const url = new URL(requestPath, 'http://bench.invalid');
+  const query = Object.fromEntries(url.searchParams);
+  const types = ['gif'] as const;
+  switch (url.pathname) {
+    case '/v1/gifs/search': {
+      const params = searchParamsSchema.parse(query);
+      const options = { ...params, q: params.q! };
+      const page = await searchItems(deps, { ...options, types });
+      const isFirstHit = params.offset === 0 && page.totalCount > 0;
+      await Promise.all([
+        serializeItems(deps, page.rows),
+        isFirstHit ? recordSearchQuery(deps, options.q) : undefined,
+      ]);
+      return;
+    }
+    case '/v1/gifs/trending': {
+      const params = trendingParamsSchema.parse(query);
+      const page = await listTrendingItems(deps, { ...params, types });
+      await serializeItems(deps, page.rows);
+      return;
+    }
+    case '/v1/gifs/related': {
+      const params = relatedParamsSchema.parse(query);
+      const page = await listRelatedItems(deps, { ...params, itemId: params.gif_id, types });
+      await serializeItems(deps, page.rows);
+      return;
+    }
+    case '/v1/gifs': {
+      const { ids } = idsParamsSchema.parse(query);
+      await serializeItems(deps, await loadItemsByIds(deps, ids));
+      return;
+    }
+    default:
+      throw new Error(`no in-process runner for ${url.pathname}`);
+  }
+}
+
+export interface RawTiming {
+  /** Time the database took (statements in flight), per request. */
+  sqlMs: LatencySummary;
+  /** The whole in-process call (SQL plus parsing and serialising in JS), per request. */
+  inProcessMs: LatencySummary;
+  statementsPerRequest: number;
+  /** The slowest statement seen, for EXPLAIN ANALYZE. */
+  slowest?: Statement;
+}
+
+/** Runs each request path in process, one at a time, `passes` times (the first is warm-up). */
+export async function measureRawSql(
+  deps: CatalogDeps,
+  paths: readonly string[],
+  passes = 2,
+): Promise<RawTiming> {
+  const recorder = instrumentPool(deps.database.pool);
+  const sqlMs: number[] = [];
+  const inProcessMs: number[] = [];
+  let statements = 0;
+  let slowest: Statement | undefined;
+  try {
+    for (let pass = 0; pass < passes; pass += 1) {
+      for (const requestPath of paths) {
+        recorder.record();
+        const started = performance.now();
+        await runRouteInProcess(deps, requestPath);
+        const elapsed = performance.now() - started;
+        // Let the recorder's .then callbacks run before reading them.
+        await new Promise((resolve) => setImmediate(resolve));
+        const sent = recorder.stop();
+        if (pass === 0 && passes > 1) continue;
+        sqlMs.push(coveredMs(sent));
+        inProcessMs.push(elapsed);
+        statements += sent.length;
+        for (const statement of sent) {
+          if (!slowest || statement.end - statement.start > slowest.end - slowest.start) {
+            slowest = statement;
+          }
+        }
+      }
+    }
+  } finally {
+    recorder.restore();
+  }
+  return {
+    sqlMs: summarizeLatencies(sqlMs),
+    inProcessMs: summarizeLatencies(inProcessMs),
+    statementsPerRequest: sqlMs.length > 0 ? statements / sqlMs.length : 0,
+    slowest,
+  };
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of one recorded statement, as text. */
+export async function explainStatement(pool: pg.Pool, statement: Statement): Promise<string> {
+  const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+    statement.values,
+  );
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}

@@ -1,0 +1,470 @@
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import {
+  createSession,
+  sessionCookieName,
+  upsertUser,
+} from '../../apps/server/src/auth/sessions.ts';
+import { loadConfig } from '../../apps/server/src/config/env.ts';
+import { log } from '../lib/log.ts';
+import { benchDir, repoRoot, webDistDir } from '../lib/paths.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { benchApiKey, startBenchServer } from '../lib/server.ts';
+import { ratioOf, round } from '../lib/stats.ts';
+import type { RouteBundle } from './bundle.ts';
+import { attributeRoutes, readManifest, sizeOf, sourcesByFile } from './bundle.ts';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
+
+/** Issue 7's limits for the web app. */
+export const webTargets = {
+  initialJsGzipBytes: 120 * 1024,
+  firstPageOverOriginals: 0.1,
+  lighthousePerformance: 95,
+  lighthouseAccessibility: 100,
+};
+
+export interface LoadedRoute {
+  route: string;
+  url: string;
+  isSignedIn: boolean;
+  /** Scripts and styles the browser fetched until the network was idle, sizes from dist/. */
+  js: Array<{ file: string; source: string; bytes: number; gzipBytes: number }>;
+  css: Array<{ file: string; source: string; bytes: number; gzipBytes: number }>;
+  jsGzipBytes: number;
+  cssGzipBytes: number;
+  jsBytes: number;
+  /** Bytes the browser actually received for scripts and styles (the server does not compress). */
+  jsCssTransferredBytes: number;
+  jsGzipOverTarget: number;
+}
+
+export interface PageWeight {
+  url: string;
+  viewport: { width: number; height: number };
+  items: number;
+  /** Everything received to show those items: document, scripts, styles, API answers, images. */
+  totalBytes: number;
+  /** The images of those items alone. */
+  mediaBytes: number;
+  /** The sum of those items' original files. */
+  originalBytes: number;
+  mediaOverOriginals: number;
+  totalOverOriginals: number;
+  byKind: Record<string, number>;
+  requests: number;
+}
+
+export interface LighthouseRun {
+  page: string;
+  url: string;
+  isSignedIn: boolean;
+  scores: {
+    performance: number | null;
+    accessibility: number | null;
+    bestPractices: number | null;
+  };
+  metricsMs: {
+    lcp: number | null;
+    fcp: number | null;
+    tbt: number | null;
+    speedIndex: number | null;
+  };
+  cls: number | null;
+  lcpElement: string | null;
+  /** LCP over the floor page's LCP in the same run. */
+  lcpOverFloor: number;
+  failing: Record<string, Array<{ id: string; title: string; score: number | null }>>;
+  runWarnings: string[];
+  lighthouseVersion: string;
+}
+
+export interface WebBenchResult {
+  build: { seconds: number | null; manifest: string };
+  routes: RouteBundle[];
+  loaded: LoadedRoute[];
+  pageWeight: PageWeight;
+  lighthouse: {
+    preset: string;
+    chromium: string;
+    floor: LighthouseRun | { error: string };
+    runs: Array<LighthouseRun | { page: string; error: string }>;
+  };
+}
+
+export function buildWebApp(): number {
+  log('web: building apps/web (vite build --manifest)');
+  const started = performance.now();
+  const result = spawnSync('npm', ['run', 'build', '-w', 'apps/web', '--', '--manifest'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 600_000,
+  });
+  if (result.status !== 0) {
+    throw new Error(`web build failed (${result.status}):\n${String(result.stderr).slice(-3000)}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function signIn(server: BenchServer): Promise<{ name: string; value: string }> {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: server.url,
+    DATA_DIR: server.dataDir,
+    DATABASE_URL: server.databaseUrl,
+  });
+  const user = await upsertUser(server.database.db, {
+    issuer: 'bench',
+    subject: 'bench-user',
+    email: 'bench@example.com',
+    name: 'Bench User',
+    picture: null,
+  });
+  return {
+    name: sessionCookieName(config),
+    value: await createSession(server.database.db, user.id),
+  };
+}
+
+async function newContext(
+  browser: Browser,
+  server: BenchServer,
+  cookie: { name: string; value: string } | undefined,
+  viewport = { width: 1280, height: 800 },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  if (cookie) await context.addCookies([{ ...cookie, url: server.url }]);
+  return context;
+}
+
+async function measureLoadedRoute(
+  browser: Browser,
+  server: BenchServer,
+  route: { route: string; path: string; cookie?: { name: string; value: string } },
+  sources: Map<string, string>,
+): Promise<LoadedRoute> {
+  const context = await newContext(browser, server, route.cookie);
+  const page = await context.newPage();
+  const assets: Array<{ file: string; kind: 'js' | 'css'; transferred: number }> = [];
+  const pending: Array<Promise<void>> = [];
+  page.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/assets/')) return;
+    const kind = url.pathname.endsWith('.js') ? 'js' : url.pathname.endsWith('.css') ? 'css' : '';
+    if (!kind) return;
+    pending.push(
+      request.sizes().then((sizes) => {
+        assets.push({
+          file: url.pathname.slice(1),
+          kind,
+          transferred: sizes.responseBodySize + sizes.responseHeadersSize,
+        });
+      }),
+    );
+  });
+  try {
+    await page.goto(`${server.url}${route.path}`, { waitUntil: 'networkidle', timeout: 60_000 });
+    await Promise.all(pending);
+  } finally {
+    await context.close();
+  }
+  const describe = (file: string) => ({
+    file,
+    source: sources.get(file) ?? '?',
+    ...sizeOf(webDistDir, file),
+  });
+  const js = assets.filter((asset) => asset.kind === 'js').map((asset) => describe(asset.file));
+  const css = assets.filter((asset) => asset.kind === 'css').map((asset) => describe(asset.file));
+  const jsGzipBytes = js.reduce((total, asset) => total + asset.gzipBytes, 0);
+  return {
+    route: route.route,
+    url: route.path,
+    isSignedIn: Boolean(route.cookie),
+    js: js.sort((a, b) => b.gzipBytes - a.gzipBytes),
+    css,
+    jsGzipBytes,
+    cssGzipBytes: css.reduce((total, asset) => total + asset.gzipBytes, 0),
+    jsBytes: js.reduce((total, asset) => total + asset.bytes, 0),
+    jsCssTransferredBytes: assets.reduce((total, asset) => total + asset.transferred, 0),
+    jsGzipOverTarget: round(jsGzipBytes / webTargets.initialJsGzipBytes, 3),
+  };
+}
+
+/** Bytes received until the home page's first `wanted` items are on screen, by kind. */
+async function measurePageWeight(
+  browser: Browser,
+  server: BenchServer,
+  cookie: { name: string; value: string },
+  wanted: number,
+): Promise<PageWeight> {
+  const viewport = { width: 1280, height: 800 };
+  const context = await newContext(browser, server, cookie, viewport);
+  const page = await context.newPage();
+  const received: Array<{ url: string; kind: string; bytes: number }> = [];
+  const pending: Array<Promise<void>> = [];
+  page.on('requestfinished', (request) => {
+    pending.push(
+      request.sizes().then((sizes) => {
+        const url = new URL(request.url());
+        const kind = url.pathname.startsWith('/media/')
+          ? 'media'
+          : url.pathname.startsWith('/v1/') || url.pathname.startsWith('/api/')
+            ? 'api'
+            : url.pathname.startsWith('/assets/')
+              ? url.pathname.endsWith('.css')
+                ? 'css'
+                : url.pathname.endsWith('.js')
+                  ? 'js'
+                  : 'other'
+              : request.resourceType() === 'document'
+                ? 'document'
+                : 'other';
+        received.push({
+          url: request.url(),
+          kind,
+          bytes:
+            sizes.responseBodySize +
+            sizes.responseHeadersSize +
+            sizes.requestHeadersSize +
+            sizes.requestBodySize,
+        });
+      }),
+    );
+  });
+  try {
+    await page.goto(`${server.url}/`, { waitUntil: 'load', timeout: 60_000 });
+    const tiles = page.getByTestId('gif-tile');
+    await tiles.first().waitFor({ timeout: 60_000 });
+    // The grid pages in more items near its end; scroll tile by tile and stop at the last wanted.
+    const count = Math.min(wanted, await tiles.count());
+    for (let index = 0; index < count; index += 1) {
+      await tiles.nth(index).scrollIntoViewIfNeeded();
+    }
+    await page.waitForFunction(
+      (n) => {
+        const images = [...document.querySelectorAll('[data-testid="gif-tile"] img')].slice(0, n);
+        return images.length === n && images.every((image) => (image as HTMLImageElement).complete);
+      },
+      count,
+      { timeout: 60_000 },
+    );
+    await page.waitForLoadState('networkidle');
+    const shown = await page.evaluate((n) => {
+      const links = [...document.querySelectorAll('[data-testid="gif-tile"]')].slice(0, n);
+      return links.map((link) => ({
+        href: link.getAttribute('href') ?? '',
+        src: (link.querySelector('img') as HTMLImageElement | null)?.currentSrc ?? '',
+      }));
+    }, count);
+    await Promise.all(pending);
+    const shownSources = new Set(shown.map((tile) => tile.src));
+    const ids = shown.map((tile) => tile.href.split('/').pop()!.split('-').pop()!);
+    const originals = await server.database.pool.query<{ bytes: string; count: string }>(
+      'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS count FROM items WHERE id = ANY($1)',
+      [ids],
+    );
+    if (Number(originals.rows[0]!.count) !== count) {
+      throw new Error(
+        `found ${originals.rows[0]!.count} of the ${count} items shown in the database`,
+      );
+    }
+    const originalBytes = Number(originals.rows[0]!.bytes);
+    // Images of later items (the grid's next page) are not part of showing the first ones.
+    const needed = received.filter(
+      (entry) =>
+        (entry.kind !== 'media' || shownSources.has(entry.url)) &&
+        !(entry.kind === 'api' && /[?&]offset=(?!0(&|$))/.test(entry.url)),
+    );
+    const byKind: Record<string, number> = {};
+    for (const entry of needed) byKind[entry.kind] = (byKind[entry.kind] ?? 0) + entry.bytes;
+    const totalBytes = needed.reduce((total, entry) => total + entry.bytes, 0);
+    const mediaBytes = byKind.media ?? 0;
+    return {
+      url: '/',
+      viewport,
+      items: count,
+      totalBytes,
+      mediaBytes,
+      originalBytes,
+      mediaOverOriginals: round(ratioOf(mediaBytes, originalBytes), 4),
+      totalOverOriginals: round(ratioOf(totalBytes, originalBytes), 4),
+      byKind,
+      requests: needed.length,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function runLighthouse(job: {
+  url: string;
+  cookie?: string;
+}): Promise<Omit<LighthouseRun, 'page' | 'isSignedIn' | 'lcpOverFloor'>> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(benchDir, 'web', 'lighthouse-child.ts'),
+      JSON.stringify({ ...job, chromePath: chromiumPath }),
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  if (code !== 0 || !stdout)
+    throw new Error(`lighthouse exited with ${code}: ${stderr.slice(-1500)}`);
+  const parsed = JSON.parse(stdout) as Omit<
+    LighthouseRun,
+    'page' | 'isSignedIn' | 'lcpOverFloor'
+  > & {
+    runtimeError?: string;
+  };
+  if (parsed.runtimeError) throw new Error(`lighthouse: ${parsed.runtimeError}`);
+  return parsed;
+}
+
+/** The least LCP this Lighthouse setup can report: a one-heading page on loopback. */
+async function runFloorLighthouse() {
+  const floor = http.createServer((_request, response) => {
+    response.setHeader('content-type', 'text/html; charset=utf-8');
+    response.end(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Floor</title></head><body><h1>Hello</h1></body></html>',
+    );
+  });
+  await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = floor.address() as { port: number };
+    return await runLighthouse({ url: `http://127.0.0.1:${port}/` });
+  } finally {
+    floor.close();
+  }
+}
+
+export interface WebBenchOptions {
+  /** A DATA_DIR whose catalog has real media (the import benchmark's). */
+  dataDir: string;
+  build: boolean;
+  lighthouse: boolean;
+  firstPageItems: number;
+}
+
+export async function runWebBench(options: WebBenchOptions): Promise<WebBenchResult> {
+  const buildSeconds = options.build ? buildWebApp() : null;
+  const manifest = readManifest(webDistDir);
+  const routes = attributeRoutes(webDistDir, manifest);
+  const sources = sourcesByFile(manifest);
+  log(`web: starting the server on ${options.dataDir}`);
+  const server = await startBenchServer(options.dataDir);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const cookie = await signIn(server);
+    const api = async <T>(pathAndQuery: string): Promise<T> => {
+      const response = await fetch(
+        `${server.url}${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}api_key=${benchApiKey}`,
+      );
+      if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status}`);
+      return (await response.json()) as T;
+    };
+    const trending = await api<{ data: Array<{ url: string }> }>('/v1/gifs/trending?limit=1');
+    const stickers = await api<{ data: Array<{ url: string }> }>('/v1/stickers/trending?limit=1');
+    const first = trending.data[0] ?? stickers.data[0];
+    const categories = await api<{ data: Array<{ name_encoded: string }> }>('/v1/gifs/categories');
+    const pages = [
+      { route: '/landing', path: '/landing' },
+      { route: '/', path: '/', cookie },
+      { route: '/search/:query', path: '/search/happy', cookie },
+      ...(first ? [{ route: '/:type/:slug', path: new URL(first.url).pathname, cookie }] : []),
+      { route: '/favorite', path: '/favorite', cookie },
+      ...(categories.data[0]
+        ? [
+            {
+              route: '/:category',
+              path: `/${encodeURIComponent(categories.data[0].name_encoded)}`,
+              cookie,
+            },
+          ]
+        : []),
+      { route: '/credits', path: '/credits' },
+    ];
+    const loaded: LoadedRoute[] = [];
+    for (const page of pages) {
+      loaded.push(await measureLoadedRoute(browser, server, page, sources));
+      log(
+        `web:   ${page.path}: ${(loaded.at(-1)!.jsGzipBytes / 1024).toFixed(1)} KB JS gzip loaded`,
+      );
+    }
+    log('web: page weight of the home page');
+    const pageWeight = await measurePageWeight(browser, server, cookie, options.firstPageItems);
+    log(
+      `web:   ${pageWeight.items} items: ${(pageWeight.mediaBytes / 1e3).toFixed(0)} KB of images, ${(pageWeight.totalBytes / 1e3).toFixed(0)} KB in all, originals ${(pageWeight.originalBytes / 1e3).toFixed(0)} KB`,
+    );
+    await browser.close();
+
+    const lighthouse: WebBenchResult['lighthouse'] = {
+      preset: 'Lighthouse default (mobile: Moto G Power, simulated slow 4G, 4× CPU slowdown)',
+      chromium: String(spawnSync(chromiumPath, ['--version']).stdout).trim(),
+      floor: { error: 'not run' },
+      runs: [],
+    };
+    if (options.lighthouse) {
+      log('web: Lighthouse, floor page');
+      let floorLcp = Number.NaN;
+      try {
+        const floor = await runFloorLighthouse();
+        floorLcp = floor.metricsMs.lcp ?? Number.NaN;
+        lighthouse.floor = {
+          ...floor,
+          page: 'floor (one heading, loopback)',
+          isSignedIn: false,
+          lcpOverFloor: 1,
+        };
+      } catch (error) {
+        lighthouse.floor = { error: (error as Error).message };
+      }
+      const cookieHeader = `${cookie.name}=${cookie.value}`;
+      for (const page of [
+        { page: '/landing', url: `${server.url}/landing`, cookie: undefined },
+        { page: '/', url: `${server.url}/`, cookie: cookieHeader },
+      ]) {
+        log(`web: Lighthouse ${page.page}`);
+        try {
+          const run = await runLighthouse({ url: page.url, cookie: page.cookie });
+          lighthouse.runs.push({
+            ...run,
+            page: page.page,
+            isSignedIn: Boolean(page.cookie),
+            lcpOverFloor: round(ratioOf(run.metricsMs.lcp ?? Number.NaN, floorLcp), 2),
+          });
+          log(
+            `web:   ${page.page}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, best practices ${run.scores.bestPractices}, LCP ${Math.round(run.metricsMs.lcp ?? 0)} ms`,
+          );
+        } catch (error) {
+          lighthouse.runs.push({ page: page.page, error: (error as Error).message });
+        }
+      }
+    }
+    return {
+      build: {
+        seconds: buildSeconds === null ? null : round(buildSeconds, 1),
+        manifest: 'apps/web/dist/.vite/manifest.json',
+      },
+      routes,
+      loaded,
+      pageWeight,
+      lighthouse,
+    };
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop();
+  }
+}
