@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { SessionUser } from '@sticky/contracts';
@@ -61,6 +62,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
 
   await app.register(errorHandlerPlugin);
   await app.register(securityPlugin);
+  // Text answers (the SPA's scripts above all) go out compressed to clients that accept it.
+  await app.register(compress, { encodings: ['br', 'gzip'] });
   await app.register(cookie, { secret: deps.sessionSecret });
   await app.register(rateLimit, { global: false });
   await app.register(crossSitePlugin);

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
+
+/** What a browser sends: the SPA's scripts are most of a first visit's bytes. */
+describe('compressed answers', () => {
+  let testApp: TestApp;
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  const script = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};\n`;
+  const image = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 7)]);
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(distDir, 'assets'));
+    fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Sticky</title>');
+    fs.writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), script);
+    fs.writeFileSync(path.join(distDir, 'assets', 'still-1234.gif'), image);
+    testApp = await createTestApp({ STICKY_API_KEYS: 'compression-key' }, { webDistDir: distDir });
+    await insertCatalogItems(
+      testApp.database,
+      Array.from({ length: 10 }, (_, i) => ({ title: `Dancing cat ${i}`, tags: ['cat'] })),
+    );
+  });
+  afterAll(async () => {
+    await testApp.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  it('sends scripts brotli-compressed to browsers, byte for byte the same once decoded', async () => {
+    const response = await testApp.app.inject({
+      url: '/assets/app-1234.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.rawPayload.length).toBeLessThan(script.length / 4);
+    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends /v1 JSON gzip-compressed when only gzip is accepted', async () => {
+    const response = await testApp.app.inject({
+      url: '/v1/gifs/trending?api_key=compression-key&limit=10',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    const body = JSON.parse(zlib.gunzipSync(response.rawPayload).toString());
+    expect(body.data).toHaveLength(10);
+  });
+
+  it('leaves answers alone for clients that do not ask, and images always', async () => {
+    const plain = await testApp.app.inject('/assets/app-1234.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    const gif = await testApp.app.inject({
+      url: '/assets/still-1234.gif',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(gif.statusCode).toBe(200);
+    expect(gif.headers['content-encoding']).toBeUndefined();
+    expect(gif.rawPayload.equals(image)).toBe(true);
+  });
+});
