@@ -63,10 +63,19 @@ function classify(graphemes: string[], primary: FontId): Token[] {
         return;
       }
     }
-    // Punctuation after Arabic stays in the Arabic run, so shaping and direction hold.
+    // Punctuation and digits after Arabic stay in the Arabic run, so shaping and direction
+    // hold; letters always get the style's own font when it has them.
     let font = pickFont(text, primary);
-    if (font && previousFont && font !== previousFont && hasGlyphsFor(loadFont(previousFont), text))
+    const isNeutral = /^[\p{P}\p{S}\p{N}\p{M}]+$/u.test(text);
+    if (
+      isNeutral &&
+      font &&
+      previousFont &&
+      font !== previousFont &&
+      hasGlyphsFor(loadFont(previousFont), text)
+    ) {
       font = previousFont;
+    }
     if (!font) {
       tokens.push({ index, text, kind: 'missing' });
       return;

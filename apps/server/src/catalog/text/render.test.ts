@@ -85,6 +85,14 @@ describe('animated text renderer', () => {
         phrase,
       ).toBe(true);
     }
+    // Latin after Cyrillic is back in the style's own font, not left in the fallback.
+    const numbers = (path: string) => path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+    const latin = numbers(
+      layoutPhrase('Привет Hello', { font: 'bangers', aspect: 4 }).units.at(-1)!.path,
+    );
+    const alone = numbers(layoutPhrase('Hello', { font: 'bangers', aspect: 4 }).units.at(-1)!.path);
+    expect(latin).toHaveLength(alone.length);
+    latin.forEach((value, index) => expect(value).toBeCloseTo(alone[index]!, 0));
     const mixed = layoutPhrase('hi 👋🏽 ❤️', { font: 'baloo', aspect: 2 });
     expect(mixed.units.map((unit) => unit.kind)).toEqual(['glyph', 'glyph', 'emoji', 'emoji']);
     expect(mixed.emoji.size).toBe(2);
