@@ -12,6 +12,7 @@ import { runDiskFaults } from './stress/disk-faults.ts';
 import { runImportCrash } from './stress/import-crash.ts';
 import { runLoad } from './stress/load.ts';
 import type { Target } from './stress/load.ts';
+import { sniffImageType } from '../apps/server/src/security/sniff-image.ts';
 import { repoRoot, startServer } from './stress/server.ts';
 import type { StressServer } from './stress/server.ts';
 
@@ -101,6 +102,7 @@ async function buildTargets(server: StressServer, cookie: string): Promise<Targe
       .map((url) => new URL(url).pathname),
   );
   if (media.length === 0) throw new Error('no /media URLs in the catalog');
+  mediaPaths = [...new Set(media)];
   const terms = [...new Set(items.flatMap((item) => item.tags))].slice(0, 80);
   terms.push('cat', 'happy', 'dancing', 'hapy', 'celebrate', 'no-such-thing-xyz');
   const any = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
@@ -131,6 +133,23 @@ async function buildTargets(server: StressServer, cookie: string): Promise<Targe
   ];
 }
 
+let mediaPaths: string[] = [];
+
+/** Every media file in the mix is served with the type its bytes say it is. */
+async function checkMediaTypes(server: StressServer) {
+  const mismatched: string[] = [];
+  for (const mediaPath of mediaPaths) {
+    const response = await fetch(`${server.url}${mediaPath}`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const served = response.headers.get('content-type');
+    const actual = sniffImageType(bytes);
+    if (response.status !== 200 || !actual || served !== actual) {
+      mismatched.push(`${mediaPath}: ${response.status} served as ${served}, is ${actual}`);
+    }
+  }
+  return { checked: mediaPaths.length, mismatched };
+}
+
 let template: string | undefined;
 async function seededDataDir(label: string): Promise<string> {
   template ??= await ensureSeededTemplate(log, 60 * 60 * 1000);
@@ -146,17 +165,25 @@ await phase('load', async () => {
     await database.close();
     const targets = await buildTargets(server, cookies[0]!);
     log(`${connections} clients for ${durationS} s on ${targets.map((t) => t.name).join(', ')}`);
+    const mediaTypes = await checkMediaTypes(server);
+    log(
+      `media served as what it is: ${mediaTypes.checked - mediaTypes.mismatched.length}/${mediaTypes.checked}`,
+    );
     const load = await runLoad({ url: server.url, connections, durationS, targets, cookies });
     log(
       `${load.requests} requests (${load.requestsPerSecond}/s), p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, errors ${load.errors}, non-2xx ${load.non2xx}`,
     );
-    const isPassed = load.errors === 0 && load.timeouts === 0 && load.non2xx === 0;
+    const isPassed =
+      load.errors === 0 &&
+      load.timeouts === 0 &&
+      load.non2xx === 0 &&
+      mediaTypes.mismatched.length === 0;
     return {
       isPassed,
       reason: isPassed
         ? undefined
-        : `errors ${load.errors}, timeouts ${load.timeouts}, non-2xx ${load.non2xx}: ${JSON.stringify(load.sampleErrors).slice(0, 500)}`,
-      result: load,
+        : `errors ${load.errors}, timeouts ${load.timeouts}, non-2xx ${load.non2xx}, media type mismatches ${mediaTypes.mismatched.length}: ${JSON.stringify(load.sampleErrors).slice(0, 500)} ${mediaTypes.mismatched.slice(0, 3).join('; ')}`,
+      result: { ...load, mediaTypes },
     };
   } finally {
     await server.stop();

@@ -53,6 +53,11 @@ function runImport(dataDir: string, source: string) {
   return { child, exited, output: () => output };
 }
 
+/** "rejected N" from the import's summary line. */
+function rejectedCount(output: string): number {
+  return Number(/rejected (\d+)/.exec(output)?.[1] ?? 0);
+}
+
 async function countItems(dataDir: string): Promise<number | undefined> {
   if (!postmasterPid(dataDir)) return undefined;
   const database = connectToEmbedded(dataDir);
@@ -71,7 +76,11 @@ async function countItems(dataDir: string): Promise<number | undefined> {
  * DATA_DIR and check that no item is half there and no file is orphaned; run the import again
  * to the end and check the same.
  */
-export async function runImportCrash(options: { workDir: string; log: (line: string) => void }) {
+export async function runImportCrash(options: {
+  workDir: string;
+  log: (line: string) => void;
+  fileCount?: number;
+}) {
   const { log } = options;
   const source = path.resolve(repoRoot, '../shared/data/gifs');
   if (!fs.existsSync(source))
@@ -79,13 +88,33 @@ export async function runImportCrash(options: { workDir: string; log: (line: str
   if (!fs.existsSync(path.join(repoRoot, 'apps/server/src/cli/main.ts'))) {
     return { skipped: 'no import CLI (apps/server/src/cli/main.ts) yet' };
   }
+  // A bounded import: the smallest files of the shared set, with their manifest entries.
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'manifest.json'), 'utf8')) as {
+    items: Array<{ file: string }>;
+  };
+  const chosen = manifest.items
+    .filter((item) => fs.existsSync(path.join(source, item.file)))
+    .sort(
+      (a, b) =>
+        fs.statSync(path.join(source, a.file)).size - fs.statSync(path.join(source, b.file)).size,
+    )
+    .slice(0, options.fileCount ?? 16);
+  const folder = path.join(options.workDir, 'import-source');
+  fs.mkdirSync(folder, { recursive: true });
+  for (const item of chosen)
+    fs.copyFileSync(path.join(source, item.file), path.join(folder, item.file));
+  fs.writeFileSync(
+    path.join(folder, 'manifest.json'),
+    JSON.stringify({ ...manifest, items: chosen }),
+  );
+
   const dataDir = path.join(options.workDir, 'import');
   fs.mkdirSync(dataDir, { recursive: true });
   fs.chmodSync(dataDir, 0o755);
   const mediaDir = path.join(dataDir, 'media');
 
   // 1. Import, and kill -9 it once a few items are in (so others are mid-way).
-  const first = runImport(dataDir, source);
+  const first = runImport(dataDir, folder);
   const deadline = Date.now() + 240_000;
   let itemsAtKill: number | undefined;
   while (Date.now() < deadline && first.child.exitCode === null) {
@@ -122,7 +151,7 @@ export async function runImportCrash(options: { workDir: string; log: (line: str
   log(`after the crash and a restart: ${JSON.stringify(afterCrash)}`);
 
   // 3. The import runs again to the end.
-  const second = runImport(dataDir, source);
+  const second = runImport(dataDir, folder);
   const timer = setTimeout(() => second.child.kill('SIGTERM'), 600_000);
   const code = await second.exited;
   clearTimeout(timer);
@@ -149,6 +178,8 @@ export async function runImportCrash(options: { workDir: string; log: (line: str
     code !== 0 && `the re-run exited ${code}: ${second.output().slice(-1000)}`,
     !afterRerun.isIntact && `after the re-run: ${JSON.stringify(afterRerun)}`,
     afterRerun.stagingFiles > 0 && `${afterRerun.stagingFiles} staging files left`,
+    afterRerun.items < chosen.length - rejectedCount(second.output()) &&
+      `only ${afterRerun.items} of ${chosen.length} files are in the catalog`,
     survivors.some((entry) => !entry.command.includes('postgres')) &&
       `processes of the killed import still running: ${JSON.stringify(survivors)}`,
   ].filter(Boolean);
