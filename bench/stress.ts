@@ -10,6 +10,7 @@ import { connectToEmbedded, createSignedInUsers } from './stress/database.ts';
 import { runDatabaseOutage } from './stress/db-outage.ts';
 import { runDiskFaults } from './stress/disk-faults.ts';
 import { runImportCrash } from './stress/import-crash.ts';
+import { runObservatory } from './stress/observatory.ts';
 import { runLoad } from './stress/load.ts';
 import type { Target } from './stress/load.ts';
 import { sniffImageType } from '../apps/server/src/security/sniff-image.ts';
@@ -25,7 +26,9 @@ const { values } = parseArgs({
   },
 });
 const phases = new Set(
-  (values.only ?? 'load,outage,import,disk,fuzz').split(',').map((phase) => phase.trim()),
+  (values.only ?? 'load,outage,import,disk,observatory,fuzz')
+    .split(',')
+    .map((phase) => phase.trim()),
 );
 const connections = Number(values.connections);
 const durationS = Number(values.duration);
@@ -240,6 +243,8 @@ await phase('outage', async () => {
 await phase('import', async () => runImportCrash({ workDir, log }));
 
 await phase('disk', async () => runDiskFaults({ workDir, log, seededDataDir }));
+
+await phase('observatory', async () => runObservatory({ workDir, log }));
 
 await phase('fuzz', async () => {
   const runs = values['fuzz-runs'];
