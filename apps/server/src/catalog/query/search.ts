@@ -220,15 +220,21 @@ export async function searchTextItems(
 /**
  * Counts a search for `trending/searches`: once per normalised query and day, and only the
  * first page of a search that found something (typos and later pages are not interest).
+ * The count is a statistic, so its commit does not wait for the disk: a crash may lose the
+ * last fraction of a second of counts, and a search never waits on an fsync (nor, when many
+ * search the same words at once, on each other's).
  */
 export async function recordSearchQuery(deps: CatalogDeps, q: string): Promise<void> {
   const normalized = prepareQuery(q).normalized;
   if (normalized === '') return;
-  await deps.database.db
-    .insert(searchQueries)
-    .values({ query: normalized, day: sql`(now() AT TIME ZONE 'utc')::date`, count: 1 })
-    .onConflictDoUpdate({
-      target: [searchQueries.query, searchQueries.day],
-      set: { count: sql`${searchQueries.count} + 1` },
-    });
+  await deps.database.db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
+    await tx
+      .insert(searchQueries)
+      .values({ query: normalized, day: sql`(now() AT TIME ZONE 'utc')::date`, count: 1 })
+      .onConflictDoUpdate({
+        target: [searchQueries.query, searchQueries.day],
+        set: { count: sql`${searchQueries.count} + 1` },
+      });
+  });
 }
