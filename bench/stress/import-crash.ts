@@ -133,13 +133,21 @@ export async function runImportCrash(options: {
   first.child.kill('SIGKILL');
   await first.exited;
   log(
-    `killed the import (pid ${first.child.pid}) with ${itemsAtKill} items in; its children: ${before.length}`,
+    `killed the import (pid ${first.child.pid}) with ${itemsAtKill} items in; its processes: ${before.length}`,
   );
-  await sleep(3000);
-  const survivors = before.filter((entry) => isAlive(entry.pid));
+  // Its decoder workers end once their parent is gone (after the file in hand); its
+  // PostgreSQL stays until the next start stops it (db/embedded.ts).
+  const killedAt = Date.now();
+  const isWorker = (entry: { command: string }) => !entry.command.includes('postgres');
+  const isWorkerAlive = () => before.some((entry) => isWorker(entry) && isAlive(entry.pid));
+  while (Date.now() - killedAt < 30_000 && isWorkerAlive()) await sleep(250);
+  const workersGoneAfterS = (Date.now() - killedAt) / 1000;
+  const survivors = before.filter((entry) => isWorker(entry) && isAlive(entry.pid));
+  const postgresLeft = before.filter((entry) => !isWorker(entry) && isAlive(entry.pid));
 
   // 2. Start again (the server), then look at what the crash left.
   const server = await startServer(dataDir, { SEED_STARTER_CATALOG: 'false' });
+  const postgresAfterStart = postgresLeft.filter((entry) => isAlive(entry.pid));
   let afterCrash: IntegrityReport;
   try {
     const database = connectToEmbedded(dataDir);
@@ -180,15 +188,20 @@ export async function runImportCrash(options: {
     afterRerun.stagingFiles > 0 && `${afterRerun.stagingFiles} staging files left`,
     afterRerun.items < chosen.length - rejectedCount(second.output()) &&
       `only ${afterRerun.items} of ${chosen.length} files are in the catalog`,
-    survivors.some((entry) => !entry.command.includes('postgres')) &&
-      `processes of the killed import still running: ${JSON.stringify(survivors)}`,
+    survivors.length > 0 &&
+      `workers of the killed import still running after 30 s: ${JSON.stringify(survivors)}`,
+    postgresAfterStart.length > 0 &&
+      `its PostgreSQL still runs after a new start: ${JSON.stringify(postgresAfterStart)}`,
   ].filter(Boolean);
   return {
     isPassed: problems.length === 0,
     reason: problems.join('; ') || undefined,
     result: {
+      files: chosen.length,
       itemsAtKill,
-      childrenAtKill: before,
+      processesAtKill: before,
+      workersGoneAfterS,
+      postgresLeftAtKill: postgresLeft.length,
       survivors,
       afterCrash,
       rerun: { code, summary },
