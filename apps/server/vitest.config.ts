@@ -8,7 +8,5 @@ export default defineProject({
     globalSetup: ['./src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file gets its own database; two at a time keeps this 2-core machine responsive.
-    maxWorkers: 2,
   },
 });

@@ -127,9 +127,11 @@ export async function inspectMedia(bytes: Uint8Array, limits: ImportLimits): Pro
   if (metadata.format !== format) {
     return reject(`it looks like ${format.toUpperCase()} but could not be read as one`);
   }
-  const width = metadata.width ?? 0;
   const frames = Math.max(1, metadata.pages ?? 1);
-  const height = metadata.pageHeight ?? metadata.height ?? 0;
+  // Stills are turned upright (EXIF orientation) when decoded; animations never are.
+  const oriented = frames === 1 ? metadata.autoOrient : undefined;
+  const width = oriented?.width ?? metadata.width ?? 0;
+  const height = oriented?.height ?? metadata.pageHeight ?? metadata.height ?? 0;
   const frameProblem = checkFramePixels(width, height, limits);
   if (frameProblem) return reject(frameProblem);
   if (frames > limits.maxFrames) {

@@ -12,13 +12,10 @@ import type { WorkerMessage, WorkerTask } from './media-worker.ts';
 export interface ProcessorOptions {
   /** Child processes working in parallel (IMPORT_WORKERS). */
   workers: number;
-  /** Time allowed for any file: a hostile one is stopped after this. */
-  baseTimeoutMs?: number;
-  /**
-   * Extra time per million decoded pixels (width × height × frames), granted once a file has
-   * passed validation, so a long but legitimate animation is not cut short.
-   */
-  msPerMegapixel?: number;
+  /** CPU time any file may use: a hostile one is stopped after this. */
+  baseCpuMs?: number;
+  /** Wall-clock time allowed, as a multiple of the CPU budget (the machine may be busy). */
+  wallFactor?: number;
   /** A decoder using more memory than this is killed and the file rejected. */
   maxMemoryBytes?: number;
   /** Children exit after this long without work; the next file starts a new one. */
@@ -45,55 +42,80 @@ interface Job {
 
 interface Slot {
   child: ChildProcess | undefined;
+  isReady: boolean;
   job: Job | undefined;
-  deadline: NodeJS.Timeout | undefined;
-  memoryWatch: NodeJS.Timeout | undefined;
+  startedAt: number;
+  cpuAtStart: number;
+  cpuBudgetMs: number;
+  watch: NodeJS.Timeout | undefined;
   idleTimer: NodeJS.Timeout | undefined;
 }
 
 const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media-worker.ts');
+/** Linux reports process CPU time in clock ticks of 1/100 s. */
+const TICK_MS = 10;
 
 function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
 
-/** Resident memory of a process in bytes (Linux); undefined where /proc is not available. */
-function residentBytes(pid: number): number | undefined {
+/** CPU time (user + system, all threads) and resident memory of a process, from /proc. */
+export function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
   try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces: fields are counted after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmRSS:\s+(\d+) kB/.exec(status);
-    return match ? Number(match[1]) * 1024 : undefined;
+    const rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    return Number.isFinite(cpuMs) && Number.isFinite(rssBytes) ? { cpuMs, rssBytes } : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * A small pool of child processes that decode and render media. Each file gets a deadline
- * and a memory ceiling; a child that overruns either is killed (SIGKILL) and replaced, so a
- * hostile file can neither hang nor exhaust the process that imports it.
+ * Extra CPU time for a file that passed validation, from its decoded pixels (width × height ×
+ * frames), so a long but legitimate animation is not cut short. Measured here: small animations
+ * cost up to about 1 s per million pixels (GIF's palette quantiser dominates), long screen
+ * recordings about 0.04 s (repeated frames are merged first); this allows a good margin over both.
+ */
+export function cpuAllowanceMs(pixels: number): number {
+  const megapixels = pixels / 1e6;
+  return Math.ceil(1500 * Math.min(megapixels, 10) + 150 * Math.max(0, megapixels - 10));
+}
+
+/**
+ * A small pool of child processes that decode and render media. Each file gets a CPU-time
+ * budget (10 s, plus an allowance for big animations that passed validation), a wall-clock
+ * budget and a memory ceiling; a child that overruns one is killed (SIGKILL) and replaced, so
+ * a hostile file can neither hang nor exhaust the process that imports it. A libvips crash
+ * costs the child, never the server.
  */
 export class MediaProcessor {
   private readonly slots: Slot[];
   private readonly queue: Job[] = [];
   private nextId = 1;
   private isClosed = false;
-  private readonly baseTimeoutMs: number;
-  private readonly msPerMegapixel: number;
+  private readonly baseCpuMs: number;
+  private readonly wallFactor: number;
   private readonly maxMemoryBytes: number;
   private readonly idleMs: number;
 
-  constructor(private readonly options: ProcessorOptions) {
+  constructor(options: ProcessorOptions) {
     this.slots = Array.from({ length: Math.max(1, options.workers) }, () => ({
       child: undefined,
+      isReady: false,
       job: undefined,
-      deadline: undefined,
-      memoryWatch: undefined,
+      startedAt: 0,
+      cpuAtStart: 0,
+      cpuBudgetMs: 0,
+      watch: undefined,
       idleTimer: undefined,
     }));
-    this.baseTimeoutMs = options.baseTimeoutMs ?? 10_000;
-    this.msPerMegapixel = options.msPerMegapixel ?? 40;
-    this.maxMemoryBytes = options.maxMemoryBytes ?? 1536 * 1024 * 1024;
+    this.baseCpuMs = options.baseCpuMs ?? 10_000;
+    this.wallFactor = options.wallFactor ?? 6;
+    this.maxMemoryBytes = options.maxMemoryBytes ?? 2048 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 15_000;
   }
 
@@ -125,11 +147,15 @@ export class MediaProcessor {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.job) continue;
-      this.start(slot, this.queue.shift()!);
+      slot.job = this.queue.shift()!;
+      clearTimeout(slot.idleTimer);
+      if (slot.child?.connected && slot.isReady) this.start(slot);
+      else if (!slot.child) this.spawn(slot);
+      // else: a child is starting; it takes the job when it says it is ready.
     }
   }
 
-  private spawn(slot: Slot): ChildProcess {
+  private spawn(slot: Slot): void {
     const cpus = Math.max(1, os.availableParallelism());
     const child = fork(workerFile, [], {
       execArgv: ['--import', tsxLoaderUrl()],
@@ -137,34 +163,27 @@ export class MediaProcessor {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: {
         ...process.env,
-        // glibc keeps per-thread arenas around; two is plenty for one file at a time.
+        // glibc keeps per-thread arenas around; two are plenty for one file at a time.
         MALLOC_ARENA_MAX: '2',
         STICKY_SHARP_CONCURRENCY: String(Math.max(1, Math.floor(cpus / this.slots.length))),
       },
     });
+    slot.child = child;
+    slot.isReady = false;
     child.on('message', (message: WorkerMessage) => this.onMessage(slot, child, message));
     child.on('exit', (code, signal) => this.onExit(slot, child, code, signal));
     child.on('error', () => {});
-    slot.child = child;
-    return child;
   }
 
-  private start(slot: Slot, job: Job): void {
-    clearTimeout(slot.idleTimer);
-    slot.job = job;
-    const child = slot.child && slot.child.connected ? slot.child : this.spawn(slot);
+  private start(slot: Slot): void {
+    const child = slot.child!;
+    const job = slot.job!;
     child.ref();
     (child.channel as { ref?: () => void } | undefined)?.ref?.();
-    this.armDeadline(slot, this.baseTimeoutMs);
-    slot.memoryWatch = setInterval(() => {
-      const used = child.pid ? residentBytes(child.pid) : undefined;
-      if (used !== undefined && used > this.maxMemoryBytes) {
-        this.abort(
-          slot,
-          `decoding it needed more than ${Math.round(this.maxMemoryBytes / (1024 * 1024))} MB of memory`,
-        );
-      }
-    }, 200);
+    slot.startedAt = Date.now();
+    slot.cpuAtStart = (child.pid && readProcessUsage(child.pid)?.cpuMs) || 0;
+    slot.cpuBudgetMs = this.baseCpuMs;
+    slot.watch = setInterval(() => this.check(slot), 100);
     const task: WorkerTask = { id: job.id, ...job.request };
     child.send(task, (error) => {
       if (error && slot.job === job)
@@ -172,20 +191,39 @@ export class MediaProcessor {
     });
   }
 
-  private armDeadline(slot: Slot, ms: number): void {
-    clearTimeout(slot.deadline);
-    slot.deadline = setTimeout(() => {
-      this.abort(slot, `processing took longer than ${Math.round(ms / 1000)} s and was stopped`);
-    }, ms);
+  /** Enforces the budgets of the file a child is working on. */
+  private check(slot: Slot): void {
+    const child = slot.child;
+    if (!child || !slot.job) return;
+    const usage = child.pid ? readProcessUsage(child.pid) : undefined;
+    const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+    if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
+      this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
+    } else if (usage && usage.rssBytes > this.maxMemoryBytes) {
+      const megabytes = Math.round(this.maxMemoryBytes / (1024 * 1024));
+      this.abort(slot, `decoding it needed more than ${megabytes} MB of memory`);
+    } else if (Date.now() - slot.startedAt > slot.cpuBudgetMs * this.wallFactor) {
+      this.abort(
+        slot,
+        `processing took longer than ${seconds(slot.cpuBudgetMs * this.wallFactor)}`,
+      );
+    }
   }
 
   private onMessage(slot: Slot, child: ChildProcess, message: WorkerMessage): void {
+    if (slot.child !== child) return;
+    if (message.kind === 'ready') {
+      slot.isReady = true;
+      if (slot.job) this.start(slot);
+      else this.idle(slot);
+      return;
+    }
     const job = slot.job;
-    if (slot.child !== child || !job || message.id !== job.id) return;
+    if (!job || message.id !== job.id) return;
     switch (message.kind) {
       case 'inspected': {
-        const megapixels = (message.info.width * message.info.height * message.info.frames) / 1e6;
-        this.armDeadline(slot, this.baseTimeoutMs + Math.ceil(megapixels * this.msPerMegapixel));
+        const { width, height, frames } = message.info;
+        slot.cpuBudgetMs = this.baseCpuMs + cpuAllowanceMs(width * height * frames);
         return;
       }
       case 'rendered':
@@ -208,26 +246,35 @@ export class MediaProcessor {
   ): void {
     if (slot.child !== child) return;
     slot.child = undefined;
-    if (slot.job) {
-      this.finish(slot, {
-        ok: false,
-        reason: `the decoder stopped unexpectedly (${signal ?? `exit code ${code}`})`,
-      });
+    slot.isReady = false;
+    const job = slot.job;
+    if (!job) return;
+    if (slot.watch === undefined) {
+      // It died before taking the job: a broken installation, not a bad file.
+      slot.job = undefined;
+      job.reject(new Error(`the media decoder process could not start (${signal ?? code})`));
+      this.dispatch();
+      return;
     }
+    this.finish(slot, {
+      ok: false,
+      reason: `the decoder stopped unexpectedly on it (${signal ?? `exit code ${code}`})`,
+    });
   }
 
   /** Kills the child working on a file and rejects the file with a reason. */
   private abort(slot: Slot, reason: string): void {
     const child = slot.child;
     slot.child = undefined;
+    slot.isReady = false;
     child?.kill('SIGKILL');
     this.finish(slot, { ok: false, reason });
   }
 
   private finish(slot: Slot, result: ProcessResult | undefined, error?: Error): void {
     const job = slot.job;
-    clearTimeout(slot.deadline);
-    clearInterval(slot.memoryWatch);
+    clearInterval(slot.watch);
+    slot.watch = undefined;
     slot.job = undefined;
     if (job) {
       if (result) job.resolve(result);
@@ -254,6 +301,7 @@ export class MediaProcessor {
     clearTimeout(slot.idleTimer);
     const child = slot.child;
     slot.child = undefined;
+    slot.isReady = false;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

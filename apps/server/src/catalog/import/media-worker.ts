@@ -19,6 +19,7 @@ export interface WorkerTask {
 }
 
 export type WorkerMessage =
+  | { id: 0; kind: 'ready' }
   | { id: number; kind: 'inspected'; info: MediaInfo }
   | { id: number; kind: 'rendered'; info: MediaInfo; files: RenderedFile[] }
   | { id: number; kind: 'rejected'; reason: string }
@@ -65,3 +66,4 @@ process.on('message', (task: WorkerTask) => {
 });
 // The parent is gone (or closed the pool): nothing left to do.
 process.on('disconnect', () => process.exit(0));
+reply({ id: 0, kind: 'ready' });

@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test-support/app.ts';
+import type { TestApp } from '../../test-support/app.ts';
+import { encodeCategoryName } from '../category-names.ts';
+import { isContentAddressedPath } from '../media-paths.ts';
+import { collectImportSources, importSources } from './import-folder.ts';
+import type { ImportResult } from './import-folder.ts';
+import { importMedia } from './import-media.ts';
+import { closeMediaProcessors } from './media-processor.ts';
+
+const sharedData = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../../../shared/data',
+);
+const gifsDir = path.join(sharedData, 'gifs');
+const hasGifs = fs.existsSync(path.join(gifsDir, 'manifest.json'));
+
+interface ManifestItem {
+  file: string;
+  title: string;
+  tags: string[];
+  type: 'gif' | 'sticker';
+  category: string;
+  format: 'gif' | 'webp';
+  width: number;
+  height: number;
+  frames: number;
+  duration_ms: number;
+  loop: number | null;
+  transparent_first_frame_fraction: number;
+  bytes: number;
+  sha256: string;
+  license: string;
+  attribution: string;
+}
+
+interface ItemRow {
+  id: string;
+  type: string;
+  slug: string;
+  title: string;
+  tags: string[];
+  alt_text: string;
+  rating: string;
+  rating_rank: number;
+  source_url: string;
+  width: number;
+  height: number;
+  frames: number;
+  duration_ms: number;
+  bytes: string;
+  sha256: string;
+  original_format: string;
+  license: string;
+  attribution: string;
+}
+
+interface RenditionRow {
+  item_id: string;
+  name: string;
+  format: string;
+  width: number;
+  height: number;
+  frames: number;
+  bytes: string;
+  path: string;
+}
+
+const ANIMATED_NAMES = ['original', 'fixed_width', 'fixed_width_small', 'fixed_height'];
+const STILL_NAMES = ['original_still', 'fixed_width_still', 'fixed_height_still'];
+
+describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
+  let testApp: TestApp;
+  let manifest: ManifestItem[];
+  let results: ImportResult[];
+  let seconds: number;
+  const items = new Map<string, ItemRow>();
+  const renditionsOf = new Map<string, RenditionRow[]>();
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    manifest = (
+      JSON.parse(fs.readFileSync(path.join(gifsDir, 'manifest.json'), 'utf8')) as {
+        items: ManifestItem[];
+      }
+    ).items;
+    const { sources } = await collectImportSources([gifsDir]);
+    const started = Date.now();
+    results = await importSources({ config: testApp.config, database: testApp.database }, sources);
+    seconds = (Date.now() - started) / 1000;
+    const itemRows = await testApp.database.pool.query<ItemRow>('SELECT * FROM items');
+    for (const row of itemRows.rows) items.set(row.sha256, row);
+    const renditionRows = await testApp.database.pool.query<RenditionRow>(
+      'SELECT * FROM renditions',
+    );
+    for (const row of renditionRows.rows) {
+      renditionsOf.set(row.item_id, [...(renditionsOf.get(row.item_id) ?? []), row]);
+    }
+  }, 1_200_000);
+  afterAll(async () => {
+    await closeMediaProcessors();
+    await testApp?.close();
+  });
+
+  const itemOf = (entry: ManifestItem) => items.get(entry.sha256)!;
+  const rendition = (entry: ManifestItem, name: string, format: string) =>
+    renditionsOf.get(itemOf(entry).id)!.find((row) => row.name === name && row.format === format)!;
+  const fileOf = (row: RenditionRow) => path.join(testApp.config.mediaDir, row.path);
+
+  it('imports every file', () => {
+    const megabytes = results.reduce((sum, result) => sum + result.bytes, 0) / (1024 * 1024);
+    console.log(
+      `imported ${results.length} files, ${megabytes.toFixed(1)} MB in ${seconds.toFixed(1)} s: ` +
+        `${(results.length / seconds).toFixed(2)} files/s, ${(megabytes / seconds).toFixed(2)} MB/s`,
+    );
+    const failed = results.filter((result) => result.outcome.status !== 'imported');
+    expect(failed).toEqual([]);
+    expect(results).toHaveLength(manifest.length);
+    expect(items.size).toBe(manifest.length);
+  });
+
+  it('stores each item with its manifest metadata and real measurements', () => {
+    for (const entry of manifest) {
+      const item = itemOf(entry);
+      expect(item, entry.file).toBeDefined();
+      expect(item.id).toMatch(/^[0-9A-Za-z]{18}$/);
+      expect(item.slug).toMatch(new RegExp(`^[a-z0-9-]*-?${item.id}$`));
+      expect(item.slug.startsWith(entry.title.toLowerCase().split(/[^a-z0-9]+/)[0] ?? '')).toBe(
+        true,
+      );
+      expect(item.title).toBe(entry.title);
+      expect(item.type).toBe(entry.type);
+      expect(item.tags).toEqual([...new Set(entry.tags.map((tag) => tag.toLowerCase()))]);
+      expect(item.rating).toBe('g');
+      expect(item.rating_rank).toBe(0);
+      expect(item.alt_text).toContain(entry.title);
+      expect(item.source_url).toMatch(/^https:\/\//);
+      expect(item.license).toBe(entry.license);
+      expect(item.attribution).toBe(entry.attribution);
+      expect(item.original_format).toBe(entry.format);
+      expect(Number(item.bytes)).toBe(entry.bytes);
+      expect([item.width, item.height, item.frames], entry.file).toEqual([
+        entry.width,
+        entry.height,
+        entry.frames,
+      ]);
+      // WebP stores delays in ms, GIF in hundredths: allow that much rounding per frame.
+      expect(Math.abs(item.duration_ms - entry.duration_ms), entry.file).toBeLessThanOrEqual(
+        entry.frames * 10,
+      );
+    }
+  });
+
+  it('files each item under its manifest category', async () => {
+    const linked = await testApp.database.pool.query<{ sha256: string; name_encoded: string }>(
+      `SELECT i.sha256, c.name_encoded FROM item_categories ic
+         JOIN items i ON i.id = ic.item_id JOIN categories c ON c.id = ic.category_id`,
+    );
+    const categoryOf = new Map(linked.rows.map((row) => [row.sha256, row.name_encoded]));
+    for (const entry of manifest) {
+      expect(categoryOf.get(entry.sha256), entry.file).toBe(encodeCategoryName(entry.category));
+    }
+  });
+
+  it('makes every GIPHY rendition, GIF and WebP, with the right sizes', () => {
+    for (const entry of manifest) {
+      const rows = renditionsOf.get(itemOf(entry).id)!;
+      const names = new Set(rows.map((row) => `${row.name}.${row.format}`));
+      for (const name of [...ANIMATED_NAMES, ...STILL_NAMES, 'preview_gif']) {
+        expect(names.has(`${name}.gif`), `${entry.file} ${name}.gif`).toBe(true);
+        expect(names.has(`${name}.webp`), `${entry.file} ${name}.webp`).toBe(true);
+      }
+      expect(names.has('downsized.gif'), entry.file).toBe(true);
+      const fixedWidth = Math.min(200, entry.width);
+      const small = Math.min(100, entry.width);
+      const fixedHeight = Math.min(200, entry.height);
+      for (const format of ['gif', 'webp']) {
+        const label = `${entry.file} ${format}`;
+        expect(rendition(entry, 'original', format), label).toMatchObject({
+          width: entry.width,
+          height: entry.height,
+        });
+        for (const name of ['fixed_width', 'fixed_width_still']) {
+          expect(rendition(entry, name, format), `${label} ${name}`).toMatchObject({
+            width: fixedWidth,
+            height: Math.round((entry.height * fixedWidth) / entry.width),
+          });
+        }
+        expect(rendition(entry, 'fixed_width_small', format), label).toMatchObject({
+          width: small,
+          height: Math.round((entry.height * small) / entry.width),
+        });
+        for (const name of ['fixed_height', 'fixed_height_still']) {
+          expect(rendition(entry, name, format), `${label} ${name}`).toMatchObject({
+            width: Math.round((entry.width * fixedHeight) / entry.height),
+            height: fixedHeight,
+          });
+        }
+      }
+      expect(Number(rendition(entry, 'downsized', 'gif').bytes)).toBeLessThan(2 * 1024 * 1024);
+      const preview = rendition(entry, 'preview_gif', 'gif');
+      expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(150);
+      expect(Number(preview.bytes), entry.file).toBeLessThan(150 * 1024);
+    }
+  });
+
+  it('stores each rendition once, content-addressed, exactly as its row describes', async () => {
+    for (const rows of renditionsOf.values()) {
+      for (const row of rows) {
+        expect(isContentAddressedPath(row.path), row.path).toBe(true);
+        const bytes = fs.readFileSync(fileOf(row));
+        expect(bytes.length).toBe(Number(row.bytes));
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        expect(path.basename(row.path)).toBe(
+          `${sha256}.${row.format === 'jpeg' ? 'jpg' : row.format}`,
+        );
+        const metadata = await sharp(bytes, { animated: true }).metadata();
+        expect(metadata.format, row.path).toBe(row.format);
+        expect(metadata.width, row.path).toBe(row.width);
+        expect(metadata.pageHeight ?? metadata.height, row.path).toBe(row.height);
+        expect(metadata.pages ?? 1, row.path).toBe(row.frames);
+      }
+    }
+    const staging = path.join(testApp.config.mediaDir, '.incoming');
+    expect(fs.existsSync(staging) ? fs.readdirSync(staging) : []).toEqual([]);
+  });
+
+  it('keeps the animation: frames, timing and looping', async () => {
+    for (const entry of manifest) {
+      const item = itemOf(entry);
+      expect(rendition(entry, 'original', entry.format).frames).toBe(entry.frames);
+      for (const name of ['fixed_width', 'fixed_width_small', 'fixed_height']) {
+        for (const format of ['gif', 'webp']) {
+          const row = rendition(entry, name, format);
+          const label = `${entry.file} ${name}.${format}`;
+          // Identical consecutive frames are merged (their delays added up): never more frames.
+          expect(row.frames, label).toBeGreaterThan(1);
+          expect(row.frames, label).toBeLessThanOrEqual(entry.frames);
+          const metadata = await sharp(fileOf(row), { animated: true }).metadata();
+          const duration = (metadata.delay ?? []).reduce((sum, delay) => sum + delay, 0);
+          expect(Math.abs(duration - item.duration_ms), label).toBeLessThanOrEqual(
+            entry.frames * 10,
+          );
+          // sharp counts plays (0 = forever); the manifest counts GIF repeats.
+          const plays = entry.loop === null ? 1 : entry.loop === 0 ? 0 : entry.loop + 1;
+          if (entry.format === 'gif') expect(metadata.loop, label).toBe(plays);
+        }
+        for (const name of STILL_NAMES) expect(rendition(entry, name, 'gif').frames).toBe(1);
+      }
+    }
+  });
+
+  it('keeps transparency for stickers', async () => {
+    const stickers = manifest.filter(
+      (entry) => entry.type === 'sticker' && entry.transparent_first_frame_fraction > 0.1,
+    );
+    expect(stickers.length).toBeGreaterThan(50);
+    for (const entry of stickers) {
+      for (const format of ['webp', 'gif']) {
+        const row = rendition(entry, 'fixed_width', format);
+        const { data, info } = await sharp(fileOf(row), { pages: 1 })
+          .ensureAlpha()
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        let transparent = 0;
+        for (let index = 3; index < data.length; index += info.channels) {
+          if (data[index] === 0) transparent += 1;
+        }
+        const fraction = transparent / (info.width * info.height);
+        expect(fraction, `${entry.file} ${format}`).toBeGreaterThan(
+          entry.transparent_first_frame_fraction * 0.8,
+        );
+      }
+    }
+  });
+
+  it('skips a file whose content is already in the catalog', async () => {
+    const entry = manifest[0]!;
+    const bytes = fs.readFileSync(path.join(gifsDir, entry.file));
+    const outcome = await importMedia(
+      { config: testApp.config, database: testApp.database },
+      { bytes, fileName: 'renamed-copy.gif', metadata: { title: 'Copy', tags: [], type: 'gif' } },
+    );
+    expect(outcome).toEqual({ status: 'duplicate', itemId: itemOf(entry).id });
+    const count = await testApp.database.pool.query('SELECT count(*)::int AS n FROM items');
+    expect(count.rows[0].n).toBe(manifest.length);
+  });
+});
+
+describe.skipIf(hasGifs)('importing ../shared/data/gifs', () => {
+  it('is skipped: ../shared/data/gifs is absent', () => {});
+});

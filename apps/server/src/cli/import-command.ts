@@ -1,0 +1,170 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { eq } from 'drizzle-orm';
+import {
+  collectImportSources,
+  importSources,
+  ManifestError,
+} from '../catalog/import/import-folder.ts';
+import type { ImportResult } from '../catalog/import/import-folder.ts';
+import type { ItemMetadata } from '../catalog/import/import-media.ts';
+import { importJobs } from '../db/schema.ts';
+import type { CliCommand } from './cli-command.ts';
+import { CliError } from './cli-command.ts';
+import { openCatalog } from './open-catalog.ts';
+
+export interface ImportSummary {
+  imported: Array<{ file: string; itemId: string; slug: string }>;
+  duplicates: Array<{ file: string; itemId: string }>;
+  rejected: Array<{ file: string; reason: string }>;
+  files: number;
+  bytes: number;
+  ms: number;
+}
+
+export function summarise(
+  results: readonly ImportResult[],
+  missing: ImportSummary['rejected'],
+  ms: number,
+): ImportSummary {
+  const summary: ImportSummary = {
+    imported: [],
+    duplicates: [],
+    rejected: [...missing],
+    files: results.length,
+    bytes: results.reduce((sum, result) => sum + result.bytes, 0),
+    ms,
+  };
+  for (const { file, outcome } of results) {
+    if (outcome.status === 'imported') summary.imported.push({ file, ...outcome });
+    else if (outcome.status === 'duplicate') summary.duplicates.push({ file, ...outcome });
+    else summary.rejected.push({ file, reason: outcome.reason });
+  }
+  return summary;
+}
+
+export function formatSummary(summary: ImportSummary, cwd = process.cwd()): string {
+  const show = (file: string) => {
+    const relative = path.relative(cwd, file);
+    return relative.startsWith('..') ? file : relative;
+  };
+  const seconds = summary.ms / 1000;
+  const lines = [
+    `Imported ${summary.imported.length}, skipped ${summary.duplicates.length} as duplicates, rejected ${summary.rejected.length}` +
+      ` (${summary.files} files, ${(summary.bytes / (1024 * 1024)).toFixed(1)} MB in ${seconds.toFixed(1)} s).`,
+  ];
+  if (summary.duplicates.length > 0) {
+    lines.push('', 'Skipped (already in the catalog, same content):');
+    for (const duplicate of summary.duplicates) {
+      lines.push(`  ${show(duplicate.file)}: same as item ${duplicate.itemId}`);
+    }
+  }
+  if (summary.rejected.length > 0) {
+    lines.push('', 'Rejected:');
+    for (const rejected of summary.rejected)
+      lines.push(`  ${show(rejected.file)}: ${rejected.reason}`);
+  }
+  return lines.join('\n');
+}
+
+async function run(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        type: { type: 'string' },
+        rating: { type: 'string' },
+        category: { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nUsage: ${importCommand.usage}`, 64);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) throw new CliError(`Usage: ${importCommand.usage}`, 64);
+  const defaults: Partial<ItemMetadata> = {};
+  if (values.type !== undefined) {
+    if (!['gif', 'sticker', 'text'].includes(values.type)) {
+      throw new CliError(
+        `--type must be gif, sticker or text, got ${JSON.stringify(values.type)}`,
+        64,
+      );
+    }
+    defaults.type = values.type as ItemMetadata['type'];
+  }
+  if (values.rating !== undefined) {
+    if (!['g', 'pg', 'pg-13', 'r'].includes(values.rating)) {
+      throw new CliError(
+        `--rating must be g, pg, pg-13 or r, got ${JSON.stringify(values.rating)}`,
+        64,
+      );
+    }
+    defaults.rating = values.rating as ItemMetadata['rating'];
+  }
+  if (values.category) defaults.categories = values.category;
+
+  let collected;
+  try {
+    collected = await collectImportSources(positionals, defaults);
+  } catch (error) {
+    if (error instanceof ManifestError) throw new CliError(error.message);
+    throw error;
+  }
+  if (collected.sources.length === 0 && collected.missing.length > 0) {
+    throw new CliError(
+      collected.missing.map((entry) => `${entry.file}: ${entry.reason}`).join('\n'),
+      66,
+    );
+  }
+
+  const catalog = await openCatalog();
+  try {
+    const { config, database } = catalog;
+    const [job] = await database.db.insert(importJobs).values({}).returning({ id: importJobs.id });
+    const bar = new cliProgress.SingleBar(
+      {
+        format: 'Importing {bar} {value}/{total} | {file}',
+        hideCursor: true,
+        clearOnComplete: true,
+        etaBuffer: 20,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(collected.sources.length, 0, { file: '' });
+    const started = Date.now();
+    const results = await importSources({ config, database }, collected.sources, {
+      onResult: (result) => bar.increment({ file: path.basename(result.file) }),
+    });
+    bar.stop();
+    const summary = summarise(results, collected.missing, Date.now() - started);
+    await database.db
+      .update(importJobs)
+      .set({
+        finishedAt: new Date(),
+        summary: {
+          paths: positionals,
+          imported: summary.imported.length,
+          duplicates: summary.duplicates.length,
+          rejected: summary.rejected,
+          files: summary.files,
+          bytes: summary.bytes,
+          ms: summary.ms,
+        },
+      })
+      .where(eq(importJobs.id, job!.id));
+    console.log(formatSummary(summary));
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+export const importCommand: CliCommand = {
+  summary: 'Import GIFs, WebPs, PNGs and JPEGs (folders use their manifest.json)',
+  usage:
+    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]…',
+  run,
+};

@@ -1,0 +1,50 @@
+import 'dotenv/config';
+import type { CliCommand } from './cli-command.ts';
+import { CliError } from './cli-command.ts';
+
+/** Subcommands, loaded on demand; add one line per command. */
+const commands: Record<string, () => Promise<CliCommand>> = {
+  import: async () => (await import('./import-command.ts')).importCommand,
+  seed: async () => (await import('./seed-command.ts')).seedCommand,
+};
+
+async function printHelp(): Promise<void> {
+  console.log('Usage: npm run sticky -- <command> [options]\n\nCommands:');
+  for (const [name, load] of Object.entries(commands)) {
+    const command = await load();
+    console.log(`  ${name.padEnd(10)} ${command.summary}`);
+  }
+  console.log('\nRun `npm run sticky -- <command> --help` for its options.');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    await printHelp();
+    return name ? 0 : 64;
+  }
+  const load = commands[name];
+  if (!load) {
+    console.error(`Unknown command "${name}".`);
+    await printHelp();
+    return 64;
+  }
+  const command = await load();
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`Usage: ${command.usage}`);
+    return 0;
+  }
+  return command.run(args);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof CliError) {
+    console.error(error.message);
+    process.exitCode = error.exitCode;
+  } else {
+    console.error(error);
+    process.exitCode = 1;
+  }
+}
