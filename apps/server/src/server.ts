@@ -10,6 +10,8 @@ import { acquireDataDirLock, startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { migrateDatabase } from './db/migrate.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
+import { cleanupIncompleteImports } from './catalog/import/media-files.ts';
+import { closeMediaProcessors } from './catalog/import/media-processor.ts';
 import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
 
@@ -56,6 +58,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   let app: App;
   try {
     await migrateDatabase(database);
+    // Files of an import that died half-way (a crash, kill -9) go before anything is served.
+    const cleanup = await cleanupIncompleteImports({ config, database });
+    if (cleanup.stagingDirsRemoved + cleanup.orphansRemoved > 0) {
+      log.info(cleanup, 'removed files left by an incomplete import');
+    }
     app = await buildApp(
       { config, database, sessionSecret: resolveSessionSecret(config) },
       { logger: log },
@@ -103,6 +110,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     stop: async () => {
       isStopping = true;
       await starter?.stop();
+      await closeMediaProcessors();
       await app.close();
       await stopDatabase();
     },
