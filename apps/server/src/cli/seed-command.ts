@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { STARTER_CATALOG_VERSION } from '../catalog/starter/plan.ts';
+import { seedStarterCatalog } from '../catalog/starter/seed.ts';
+import type { SeedSummary } from '../catalog/starter/seed.ts';
+import type { CliCommand } from './cli-command.ts';
+import { CliError } from './cli-command.ts';
+import { openCatalog } from './open-catalog.ts';
+
+export function formatSeedSummary(summary: SeedSummary): string {
+  const version = `Starter catalog v${summary.version}`;
+  switch (summary.status) {
+    case 'already-seeded':
+      return `${version} is already there; nothing to do. Use --force to make it again.`;
+    case 'busy':
+      return `${version} is being made by another Sticky process right now; try again when it is done.`;
+    case 'stopped':
+      return `${version}: stopped before the end.`;
+    case 'seeded': {
+      const { byType } = summary;
+      const lines = [
+        `${version}: made ${summary.imported} items, ${summary.duplicates} were already there` +
+          ` (${byType.sticker} stickers, ${byType.gif} GIFs, ${byType.text} animated text) in ${(summary.ms / 1000).toFixed(1)} s.`,
+      ];
+      if (summary.failed.length > 0) {
+        lines.push('', `${summary.failed.length} could not be made:`);
+        for (const failure of summary.failed) lines.push(`  ${failure.key}: ${failure.reason}`);
+      }
+      return lines.join('\n');
+    }
+  }
+}
+
+async function run(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { force: { type: 'boolean', default: false } } }));
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nUsage: ${seedCommand.usage}`, 64);
+  }
+  const catalog = await openCatalog();
+  try {
+    const bar = new cliProgress.SingleBar(
+      { format: 'Seeding {bar} {value}/{total}', hideCursor: true, clearOnComplete: true },
+      cliProgress.Presets.shades_classic,
+    );
+    let isBarStarted = false;
+    const summary = await seedStarterCatalog(
+      { config: catalog.config, database: catalog.database },
+      {
+        isForced: values.force,
+        onProgress: (done, total) => {
+          if (!isBarStarted) bar.start(total, 0);
+          isBarStarted = true;
+          bar.update(done);
+        },
+      },
+    );
+    if (isBarStarted) bar.stop();
+    console.log(formatSeedSummary(summary));
+    return summary.status === 'busy' || summary.failed.length > 0 ? 1 : 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+export const seedCommand: CliCommand = {
+  summary: `Create the starter catalog (v${STARTER_CATALOG_VERSION}) unless it is already there`,
+  usage: 'npm run sticky -- seed [--force]',
+  run,
+};
