@@ -224,6 +224,21 @@ export const searchTermVariants = pgTable(
   (t) => [primaryKey({ columns: [t.variant, t.term] })],
 );
 
+/**
+ * How many listable items (indexable, not on-the-fly renderings) there are per type and
+ * rating, kept exact by triggers on items (migration 0004): trending's total_count without
+ * counting a million rows on every request.
+ */
+export const catalogCounts = pgTable(
+  'catalog_counts',
+  {
+    type: text('type').notNull(),
+    rating: text('rating').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.type, t.rating] })],
+);
+
 /** Landing page views: a daily count per path, no cookie, no personal data. */
 export const pageViews = pgTable(
   'page_views',

@@ -1,6 +1,7 @@
 import type { Rating } from '@sticky/contracts';
-import { asc, sql } from 'drizzle-orm';
-import { items } from '../../db/schema.ts';
+import { ratingsUpTo } from '@sticky/contracts';
+import { and, asc, inArray, sql } from 'drizzle-orm';
+import { catalogCounts, items } from '../../db/schema.ts';
 import { catalogItemColumns, listableItems, listableItemsSql } from './items.ts';
 import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
 
@@ -84,10 +85,16 @@ export async function listTrendingItems(
       .orderBy(sql`${items.trendScore} DESC NULLS LAST`, asc(items.id))
       .limit(options.limit)
       .offset(options.offset),
+    // Kept per type and rating by triggers on items: exact, without counting the rows.
     db
-      .select({ total: sql<string>`count(*)` })
-      .from(items)
-      .where(where),
+      .select({ total: sql<string>`coalesce(sum(${catalogCounts.count}), 0)` })
+      .from(catalogCounts)
+      .where(
+        and(
+          inArray(catalogCounts.type, [...options.types]),
+          inArray(catalogCounts.rating, ratingsUpTo(options.rating)),
+        ),
+      ),
   ]);
   return { rows, totalCount: Number(counted[0]?.total ?? 0) };
 }
