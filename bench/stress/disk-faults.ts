@@ -55,6 +55,35 @@ async function call(
   }
 }
 
+async function post(
+  server: StressServer,
+  urlPath: string,
+  cookie: string,
+  body: unknown,
+): Promise<{ status: number; message: string; ms: number }> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${server.url}${urlPath}`, {
+      method: 'POST',
+      headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const parsed = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+    return {
+      status: response.status,
+      message: parsed.error?.message ?? '',
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    return {
+      status: 0,
+      message: (error as Error).message,
+      ms: Math.round(performance.now() - started),
+    };
+  }
+}
+
 async function favoriteIds(server: StressServer, cookie: string): Promise<string[]> {
   const response = await fetch(`${server.url}/api/favorites`, { headers: { cookie } });
   return ((await response.json()) as { ids: string[] }).ids;
@@ -188,6 +217,11 @@ export async function runDiskFaults(options: {
     );
     try {
       const acknowledged = ['keepA', 'keepB', 'keepC'];
+      // Accounts whose one-time merge of 2000 ids will push the database's own files
+      // (its write-ahead log) past the end of the disk.
+      const fullDatabase = connectToEmbedded(fullData);
+      const mergers = await createSignedInUsers(fullDatabase, 60, 'merge');
+      await fullDatabase.close();
       for (let i = 0; i < 5; i += 1) {
         const put = await call(server, 'PUT', `/api/favorites/beforeFull${i}`, cookie);
         if (put.status === 200) acknowledged.push(`beforeFull${i}`);
@@ -213,6 +247,18 @@ export async function runDiskFaults(options: {
         const put = await call(server, 'PUT', `/api/favorites/whileFull${i}`, cookie);
         whileFull.push({ what: `PUT favourite ${i}`, ...put });
         if (put.status === 200) acknowledged.push(`whileFull${i}`);
+      }
+      const mergedBy: string[] = [];
+      const mergeIds = Array.from({ length: 2000 }, (_, i) => `full${i}`);
+      for (const merger of mergers) {
+        const merge = await post(server, '/api/favorites/merge', merger, { ids: mergeIds });
+        whileFull.push({ what: 'merge 2000', ...merge });
+        if (merge.status === 200) mergedBy.push(merger);
+        if (
+          merge.status !== 200 &&
+          whileFull.filter((e) => e.what === 'merge 2000' && e.status !== 200).length >= 5
+        )
+          break;
       }
       whileFull.push({
         what: 'render',
@@ -254,11 +300,17 @@ export async function runDiskFaults(options: {
       );
       const kept = await favoriteIds(server, cookie);
       const lost = acknowledged.filter((id) => !kept.includes(id));
+      for (const merger of mergedBy) {
+        const ids = await favoriteIds(server, merger);
+        if (ids.length !== mergeIds.length)
+          lost.push(`merge of ${mergeIds.length}: ${ids.length} kept`);
+      }
       database = connectToEmbedded(fullData);
       const integrity = await checkIntegrity(database, path.join(fullData, 'media'));
       await database.close();
       const isServerAlive = server.process.exitCode === null;
       results.full = {
+        mergesAcknowledged: mergedBy.length,
         tmpfsMb: usedMb + 40,
         statuses,
         messages,

@@ -20,6 +20,12 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one (a transaction between two statements) when the database dies:
+  // with nobody listening, its 'error' event would end the process. Its next query fails
+  // instead, and the pool drops it when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

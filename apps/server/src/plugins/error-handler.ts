@@ -25,6 +25,7 @@ function isDatabaseDown(error: unknown): boolean {
     return (
       (code !== undefined && DATABASE_DOWN_CODES.has(code)) ||
       message.includes('Connection terminated') ||
+      message.includes('is not queryable') ||
       message.includes('timeout exceeded when trying to connect')
     );
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { errorEnvelopeSchema } from '@sticky/contracts';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, upsertUser } from '../auth/sessions.ts';
@@ -73,9 +74,31 @@ describe('embedded PostgreSQL killed with -9 under a running query', () => {
       .catch(() => undefined);
     await sleep(300);
 
+    // And a transaction of the server's own pool, between two statements when it happens:
+    // its connection dies with no query running (this used to end the whole process).
+    let releaseTransaction = () => {};
+    const held = new Promise<void>((resolve) => (releaseTransaction = resolve));
+    let isInTransaction = () => {};
+    const inTransaction = new Promise<void>((resolve) => (isInTransaction = resolve));
+    const transaction = server.database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`SELECT 1`);
+        isInTransaction();
+        await held;
+        await tx.execute(sql`SELECT 1`);
+      })
+      .then(
+        () => 'committed',
+        (error: Error) => error.message,
+      );
+    await inTransaction;
+
     const pid = server.embedded!.pid()!;
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
+    await sleep(500);
+    releaseTransaction();
+    expect(await transaction).not.toBe('committed');
 
     let sawUnavailable = false;
     let recoveredAt: number | undefined;
