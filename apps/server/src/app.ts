@@ -21,9 +21,15 @@ import { mediaRoutes } from './routes/media.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Routes } from './routes/v1/index.ts';
 
+/** What /readyz says about the starter catalog (seeded behind the running server). */
+export interface CatalogState {
+  starter: 'off' | 'seeding' | 'ready' | 'failed';
+}
+
 export interface AppDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  catalog?: CatalogState;
   /** Signs short-lived cookies (the sign-in flow); never the session token itself. */
   sessionSecret: string;
 }

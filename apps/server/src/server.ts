@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import type { App } from './app.ts';
+import type { App, CatalogState } from './app.ts';
 import type { AppConfig } from './config/env.ts';
 import { connectDatabase } from './db/client.ts';
 import type { DatabaseHandle } from './db/client.ts';
@@ -55,6 +55,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     await embedded?.stop().catch(() => {});
     releaseLock?.();
   };
+  const catalog: CatalogState = { starter: config.seedStarterCatalog ? 'seeding' : 'off' };
   let app: App;
   try {
     await migrateDatabase(database);
@@ -64,7 +65,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       log.info(cleanup, 'removed files left by an incomplete import');
     }
     app = await buildApp(
-      { config, database, sessionSecret: resolveSessionSecret(config) },
+      { config, database, catalog, sessionSecret: resolveSessionSecret(config) },
       { logger: log },
     );
     await app.listen({ port: config.port, host: config.host });
@@ -101,6 +102,9 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const starter = config.seedStarterCatalog
     ? startStarterCatalogSeed({ config, database }, log)
     : undefined;
+  void starter?.done.then((summary) => {
+    catalog.starter = summary && summary.status !== 'stopped' ? 'ready' : 'failed';
+  });
   return {
     app,
     url: config.publicUrl,

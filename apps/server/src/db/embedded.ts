@@ -124,6 +124,12 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
+  if (process.getuid?.() === 0) {
+    // As root, PostgreSQL runs as its own user, which must be able to reach DATA_DIR/pg
+    // (mktemp -d makes 0700 folders). Traversal only: listing stays private.
+    const mode = fs.statSync(dataDir).mode & 0o777;
+    if ((mode & 0o011) !== 0o011) fs.chmodSync(dataDir, mode | 0o011);
+  }
   const password = readOrCreatePassword(dataDir);
   const isInitialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
   if (!isInitialised && fs.existsSync(pgDir)) {

@@ -20,7 +20,7 @@ describe('health endpoints', () => {
   it('answers /readyz when the database answers', async () => {
     const response = await testApp.app.inject('/readyz');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(response.json()).toEqual({ status: 'ok', database: 'ok', catalog: 'off' });
   });
 
   it('says 503 on /readyz when the database is gone', async () => {

@@ -6,7 +6,8 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/readyz', async (_request, reply) => {
     try {
       await app.deps.database.pool.query('SELECT 1');
-      return { status: 'ok', database: 'ok' };
+      // Ready to serve even while the starter catalog is still being made; `catalog` says how far.
+      return { status: 'ok', database: 'ok', catalog: app.deps.catalog?.starter ?? 'off' };
     } catch {
       reply.header('retry-after', '5');
       return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
