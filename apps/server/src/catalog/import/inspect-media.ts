@@ -161,7 +161,8 @@ export async function inspectMedia(bytes: Uint8Array, limits: ImportLimits): Pro
       frames,
       delays,
       durationMs,
-      loop: metadata.loop ?? 0,
+      // GIF's largest repeat count reads as 65536 plays: treat it as the forever it means.
+      loop: (metadata.loop ?? 0) > 65535 ? 0 : (metadata.loop ?? 0),
       hasAlpha: metadata.hasAlpha ?? false,
     },
   };

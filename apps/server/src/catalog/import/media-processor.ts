@@ -14,6 +14,8 @@ export interface ProcessorOptions {
   workers: number;
   /** CPU time any file may use: a hostile one is stopped after this. */
   baseCpuMs?: number;
+  /** Extra CPU time for a validated file of so many decoded pixels (default cpuAllowanceMs). */
+  cpuAllowance?: (pixels: number) => number;
   /** Wall-clock time allowed, as a multiple of the CPU budget (the machine may be busy). */
   wallFactor?: number;
   /** A decoder using more memory than this is killed and the file rejected. */
@@ -99,6 +101,7 @@ export class MediaProcessor {
   private isClosed = false;
   private readonly baseCpuMs: number;
   private readonly wallFactor: number;
+  private readonly cpuAllowance: (pixels: number) => number;
   private readonly maxMemoryBytes: number;
   private readonly idleMs: number;
 
@@ -115,6 +118,7 @@ export class MediaProcessor {
     }));
     this.baseCpuMs = options.baseCpuMs ?? 10_000;
     this.wallFactor = options.wallFactor ?? 6;
+    this.cpuAllowance = options.cpuAllowance ?? cpuAllowanceMs;
     this.maxMemoryBytes = options.maxMemoryBytes ?? 2048 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 15_000;
   }
@@ -196,7 +200,7 @@ export class MediaProcessor {
     const child = slot.child;
     if (!child || !slot.job) return;
     const usage = child.pid ? readProcessUsage(child.pid) : undefined;
-    const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
     if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
       this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
     } else if (usage && usage.rssBytes > this.maxMemoryBytes) {
@@ -223,7 +227,7 @@ export class MediaProcessor {
     switch (message.kind) {
       case 'inspected': {
         const { width, height, frames } = message.info;
-        slot.cpuBudgetMs = this.baseCpuMs + cpuAllowanceMs(width * height * frames);
+        slot.cpuBudgetMs = this.baseCpuMs + this.cpuAllowance(width * height * frames);
         return;
       }
       case 'rendered':
