@@ -47,6 +47,7 @@ const fmtMb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const fmtInt = (value: number) => Math.round(value).toLocaleString('en');
 const fmtItems = (items: number) =>
   items >= 1_000_000 ? `${items / 1_000_000}M` : items >= 1000 ? `${items / 1000}k` : `${items}`;
+const failed = (failures: number) => (failures > 0 ? ` (${fmtInt(failures)} failed)` : '');
 const mark = (isMet: boolean | undefined) =>
   isMet === undefined ? '–' : isMet ? '✅ met' : '❌ missed';
 
@@ -113,9 +114,9 @@ function searchSection(entry: { data: SectionFile<SearchBenchResult> } | undefin
                 `${fmtMs(e.http.c1.latencyMs.p50)} / ${fmtMs(e.http.c1.latencyMs.p95)} / ${fmtMs(e.http.c1.latencyMs.p99)}`,
                 `${fmtMs(e.raw.sqlMs.p50)} / ${fmtMs(e.raw.sqlMs.p99)}`,
                 `${fmtRatio(e.httpOverSqlP50)}, ${fmtRatio(e.httpOverSqlP99)}`,
-                fmtInt(e.http.c1.requestsPerSecond),
+                fmtInt(e.http.c1.requestsPerSecond) + failed(e.http.c1.failures),
                 `${fmtMs(e.http.c32.latencyMs.p50)} / ${fmtMs(e.http.c32.latencyMs.p95)} / ${fmtMs(e.http.c32.latencyMs.p99)}`,
-                fmtInt(e.http.c32.requestsPerSecond),
+                fmtInt(e.http.c32.requestsPerSecond) + failed(e.http.c32.failures),
                 fmtRatio(e.http.c32.requestsPerSecond / b.c32.requestsPerSecond, 3),
               ];
             }),
@@ -242,16 +243,18 @@ function webSection(entry: { data: SectionFile<WebBenchResult> } | undefined): {
   const parts: string[] = [`_${describeRun(data)}._`];
   parts.push(
     '**Initial JS and CSS per route** (gzip -9 of the built files; "loaded" is what Chromium fetched until the network was idle, ' +
-      '"manifest" the entry\'s and the route module\'s static imports per `apps/web/dist/.vite/manifest.json`):\n\n' +
+      '"manifest" the entry\'s and the route module\'s static imports per `apps/web/dist/.vite/manifest.json`; ' +
+      `framework floor: ${r.frameworkFloor ? fmtKb(r.frameworkFloor.gzipBytes) : '–'}, what React, React DOM, React Router and TanStack Query alone weigh rendering one paragraph, built by the same Vite):\n\n` +
       table(
         [
           'route',
           'loaded JS gzip',
           'JS ÷ 120 KB',
+          'JS ÷ framework floor',
           'loaded CSS gzip',
           'manifest JS gzip',
           'manifest CSS gzip',
-          'JS sent (uncompressed)',
+          'JS + CSS on the wire',
           'largest chunks (gzip)',
         ],
         r.loaded.map((route) => {
@@ -260,10 +263,11 @@ function webSection(entry: { data: SectionFile<WebBenchResult> } | undefined): {
             `\`${route.url}\`${route.isSignedIn ? ' (signed in)' : ''}`,
             fmtKb(route.jsGzipBytes),
             fmtRatio(route.jsGzipOverTarget),
+            r.frameworkFloor ? fmtRatio(route.jsGzipBytes / r.frameworkFloor.gzipBytes) : '–',
             fmtKb(route.cssGzipBytes),
             manifest ? fmtKb(manifest.jsGzipBytes) : '–',
             manifest ? fmtKb(manifest.cssGzipBytes) : '–',
-            fmtKb(route.jsBytes),
+            fmtKb(route.jsCssTransferredBytes),
             route.js
               .slice(0, 3)
               .map((asset) => `${asset.source.split(',')[0]} ${fmtKb(asset.gzipBytes)}`)

@@ -131,7 +131,7 @@ async function main(): Promise<number> {
   };
 
   try {
-    await runSection('quality', () => runQualityBench());
+    await runSection('quality', () => runQualityBench({ emojiEvery: isQuick ? 5 : 1 }));
 
     // The web benchmark shows the catalog the import made (2 workers), so import runs first.
     const quickFiles = fs
@@ -180,8 +180,22 @@ async function main(): Promise<number> {
     await runSection('search', () =>
       runSearchBench(
         isQuick
-          ? { sizes, durationSeconds: 3, warmupSeconds: 1, queryCount: 30, rawSamples: 30 }
-          : { sizes, durationSeconds: 10, warmupSeconds: 2, queryCount: 120, rawSamples: 120 },
+          ? {
+              sizes,
+              durationSeconds: 2,
+              warmupSeconds: 1,
+              queryCount: 30,
+              rawSamples: 30,
+              rawBudgetSeconds: 5,
+            }
+          : {
+              sizes,
+              durationSeconds: 8,
+              warmupSeconds: 2,
+              queryCount: 120,
+              rawSamples: 120,
+              rawBudgetSeconds: 25,
+            },
       ),
     );
   } finally {

@@ -23,6 +23,8 @@ export interface SearchBenchOptions {
   queryCount: number;
   /** Requests per endpoint timed in process for the raw SQL figure. */
   rawSamples: number;
+  /** Time allowed per endpoint for the raw SQL figure (large catalogs answer slowly). */
+  rawBudgetSeconds: number;
   keepDataDir?: boolean;
 }
 
@@ -180,9 +182,9 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
           durationSeconds: options.durationSeconds,
           warmupSeconds: options.warmupSeconds,
         });
-        if (result.failures > 0) {
-          throw new Error(`${result.failures} failed requests (e.g. ${paths[0]})`);
-        }
+        // Kept in the results (and the README) rather than stopping the run: a timeout under
+        // load is a finding too.
+        if (result.failures > 0) log(`search:   ${result.failures} failed requests (${paths[0]})`);
         return result;
       };
       const health = ['/healthz'];
@@ -197,7 +199,12 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       const endpoints = {} as Record<EndpointName, EndpointResult>;
       for (const name of endpointNames) {
         const paths = mix[name];
-        const raw = await measureRawSql(deps, paths.slice(0, options.rawSamples));
+        const raw = await measureRawSql(
+          deps,
+          paths.slice(0, options.rawSamples),
+          5,
+          options.rawBudgetSeconds * 1000,
+        );
         const c1 = await load(paths, 1);
         const c32 = await load(paths, 32);
         let slowestPlan: EndpointResult['slowestPlan'];

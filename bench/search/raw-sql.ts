@@ -132,35 +132,39 @@ export interface RawTiming {
   slowest?: Statement;
 }
 
-/** Runs each request path in process, one at a time, `passes` times (the first is warm-up). */
+/**
+ * Runs each request path in process, one at a time, after `warmup` untimed ones, stopping
+ * early (with at least 10 timed requests) once `budgetMs` has been spent.
+ */
 export async function measureRawSql(
   deps: CatalogDeps,
   paths: readonly string[],
-  passes = 2,
+  warmup = 10,
+  budgetMs = Number.POSITIVE_INFINITY,
 ): Promise<RawTiming> {
+  for (const requestPath of paths.slice(0, warmup)) await runRouteInProcess(deps, requestPath);
+  const deadline = performance.now() + budgetMs;
   const recorder = instrumentPool(deps.database.pool);
   const sqlMs: number[] = [];
   const inProcessMs: number[] = [];
   let statements = 0;
   let slowest: Statement | undefined;
   try {
-    for (let pass = 0; pass < passes; pass += 1) {
-      for (const requestPath of paths) {
-        recorder.record();
-        const started = performance.now();
-        await runRouteInProcess(deps, requestPath);
-        const elapsed = performance.now() - started;
-        // Let the recorder's .then callbacks run before reading them.
-        await new Promise((resolve) => setImmediate(resolve));
-        const sent = recorder.stop();
-        if (pass === 0 && passes > 1) continue;
-        sqlMs.push(coveredMs(sent));
-        inProcessMs.push(elapsed);
-        statements += sent.length;
-        for (const statement of sent) {
-          if (!slowest || statement.end - statement.start > slowest.end - slowest.start) {
-            slowest = statement;
-          }
+    for (const requestPath of paths) {
+      if (performance.now() > deadline && sqlMs.length >= 10) break;
+      recorder.record();
+      const started = performance.now();
+      await runRouteInProcess(deps, requestPath);
+      const elapsed = performance.now() - started;
+      // Let the recorder's .then callbacks run before reading them.
+      await new Promise((resolve) => setImmediate(resolve));
+      const sent = recorder.stop();
+      sqlMs.push(coveredMs(sent));
+      inProcessMs.push(elapsed);
+      statements += sent.length;
+      for (const statement of sent) {
+        if (!slowest || statement.end - statement.start > slowest.end - slowest.start) {
+          slowest = statement;
         }
       }
     }

@@ -82,7 +82,11 @@ export function sizeOf(distDir: string, file: string): { bytes: number; gzipByte
 export function sourcesByFile(manifest: Manifest): Map<string, string> {
   const sources = new Map<string, string>();
   for (const [key, chunk] of Object.entries(manifest)) {
-    const label = chunk.src ?? key;
+    const label = chunk.isEntry
+      ? 'entry'
+      : key.startsWith('_')
+        ? `shared chunk ${chunk.name ?? key}`
+        : (chunk.src ?? key);
     sources.set(
       chunk.file,
       sources.has(chunk.file) ? `${sources.get(chunk.file)}, ${label}` : label,

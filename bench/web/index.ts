@@ -16,6 +16,7 @@ import { benchApiKey, startBenchServer } from '../lib/server.ts';
 import { ratioOf, round } from '../lib/stats.ts';
 import type { RouteBundle } from './bundle.ts';
 import { attributeRoutes, readManifest, sizeOf, sourcesByFile } from './bundle.ts';
+import { measureFrameworkFloor } from './framework-floor.ts';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
@@ -85,6 +86,8 @@ export interface LighthouseRun {
 
 export interface WebBenchResult {
   build: { seconds: number | null; manifest: string };
+  /** React, React DOM, React Router and TanStack Query rendering one paragraph (gzip -9). */
+  frameworkFloor: { gzipBytes: number; bytes: number; packages: string[] };
   routes: RouteBundle[];
   loaded: LoadedRoute[];
   pageWeight: PageWeight;
@@ -363,6 +366,8 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
   const manifest = readManifest(webDistDir);
   const routes = attributeRoutes(webDistDir, manifest);
   const sources = sourcesByFile(manifest);
+  const frameworkFloor = await measureFrameworkFloor();
+  log(`web: framework floor ${(frameworkFloor.gzipBytes / 1024).toFixed(1)} KB gzip`);
   log(`web: starting the server on ${options.dataDir}`);
   const server = await startBenchServer(options.dataDir);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -458,6 +463,7 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
         seconds: buildSeconds === null ? null : round(buildSeconds, 1),
         manifest: 'apps/web/dist/.vite/manifest.json',
       },
+      frameworkFloor,
       routes,
       loaded,
       pageWeight,
