@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { contentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
-import { importMedia } from './import-media.ts';
+import { findFfmpeg, importMedia } from './import-media.ts';
 import type { ItemMetadata } from './import-media.ts';
 import { cleanupIncompleteImports } from './media-files.ts';
 import { closeMediaProcessors } from './media-processor.ts';
@@ -320,6 +320,25 @@ describe('importMedia', () => {
       const stats = await sharp(path.join(testApp.config.mediaDir, row.path)).stats();
       expect(stats.isOpaque, row.path).toBe(false);
     }
+  });
+
+  it.skipIf(Boolean(findFfmpeg()))('makes no MP4 when ffmpeg is not installed', async () => {
+    const mp4 = await count("renditions WHERE format = 'mp4'");
+    expect(mp4).toBe(0);
+  });
+
+  it.skipIf(!findFfmpeg())('makes MP4 renditions of GIFs when ffmpeg is installed', async () => {
+    const outcome = await importMedia(deps, {
+      bytes: await makeAnimation(8, 50),
+      fileName: 'video.gif',
+      metadata: metadata({ title: 'Video' }),
+    });
+    expect(outcome.status).toBe('imported');
+    const rows = await testApp.database.pool.query(
+      "SELECT name, width, height FROM renditions WHERE item_id = $1 AND format = 'mp4' ORDER BY name",
+      [(outcome as { itemId: string }).itemId],
+    );
+    expect(rows.rows.map((row) => row.name)).toEqual(['fixed_height', 'fixed_width', 'original']);
   });
 
   it('is atomic: a failure after the files are written leaves no item and no files', async () => {

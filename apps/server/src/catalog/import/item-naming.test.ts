@@ -38,7 +38,8 @@ describe('item naming', () => {
 
   it('writes a default alt text sentence from the title and type', () => {
     expect(buildDefaultAltText('Ghost', 'sticker', true)).toBe('Animated sticker: Ghost.');
-    expect(buildDefaultAltText('Dancing cat!', 'gif', true)).toBe('Animated GIF: Dancing cat.');
+    expect(buildDefaultAltText('Dancing cat!', 'gif', true)).toBe('Animated GIF: Dancing cat!');
+    expect(buildDefaultAltText('Spinning...', 'gif', true)).toBe('Animated GIF: Spinning...');
     expect(buildDefaultAltText('Sunset', 'gif', false)).toBe('Image: Sunset.');
     expect(buildDefaultAltText('Hello world', 'text', true)).toBe(
       'Animated text that reads “Hello world”.',

@@ -63,7 +63,8 @@ export function buildDefaultAltText(
   isAnimated: boolean,
 ): string {
   const noun = typeNouns[type][isAnimated ? 'animated' : 'still'];
-  const cleanTitle = title.trim().replace(/[.!?]+$/, '');
+  const cleanTitle = title.trim();
   if (type === 'text') return `${noun} that reads “${cleanTitle}”.`;
-  return cleanTitle ? `${noun}: ${cleanTitle}.` : `${noun}.`;
+  if (!cleanTitle) return `${noun}.`;
+  return `${noun}: ${cleanTitle}${/[.!?…]$/.test(cleanTitle) ? '' : '.'}`;
 }

@@ -280,14 +280,16 @@ export class MediaRenderer {
           pipeline.webp({ quality: 80, alphaQuality: 100, effort: 2, ...animation });
     const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
     const pageHeight = info.pageHeight ?? info.height;
+    // Encoders merge identical consecutive frames too: count what is in the file (a header read).
+    const frames =
+      delays.length > 1 ? ((await sharp(data, { animated: true }).metadata()).pages ?? 1) : 1;
     const file = await stage(
       this.options,
       name,
       format,
       data,
       { width: info.width, height: pageHeight },
-      // Encoders merge identical consecutive frames too: count what is in the file.
-      Math.max(1, Math.round(info.height / pageHeight)),
+      frames,
     );
     this.made.set(key, file);
     return file;
