@@ -142,7 +142,11 @@ export const renditions = pgTable(
     /** Path under DATA_DIR/media, content-addressed. */
     path: text('path').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.itemId, t.name, t.format] })],
+  (t) => [
+    primaryKey({ columns: [t.itemId, t.name, t.format] }),
+    // Start-up cleanup and failed imports ask which files are still referenced.
+    index('renditions_path_idx').on(t.path),
+  ],
 );
 
 export const categories = pgTable(

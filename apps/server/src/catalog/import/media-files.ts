@@ -173,13 +173,15 @@ export async function cleanupIncompleteImports(deps: {
     );
     if (locked.rows[0]?.locked) {
       const files = await listContentAddressedFiles(mediaDir);
-      if (files.length > 0) {
+      // In batches: a large catalog has millions of files.
+      for (let start = 0; start < files.length; start += 10_000) {
+        const batch = files.slice(start, start + 10_000);
         const referenced = await client.query<{ path: string }>(
           'SELECT DISTINCT path FROM renditions WHERE path = ANY($1::text[])',
-          [files],
+          [batch],
         );
         const keep = new Set(referenced.rows.map((row) => row.path));
-        for (const relative of files) {
+        for (const relative of batch) {
           if (keep.has(relative)) continue;
           await fs.rm(path.join(mediaDir, relative), { force: true });
           summary.orphansRemoved += 1;

@@ -1,0 +1,1 @@
+CREATE INDEX "renditions_path_idx" ON "renditions" USING btree ("path");
