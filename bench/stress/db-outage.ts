@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { LoadResult, Target } from './load.ts';
 import { runLoad } from './load.ts';
 import { isAlive, postmasterPid, sleep } from './server.ts';
@@ -11,6 +12,12 @@ export interface OutageResult {
   firstUnavailableAfterS: number | null;
   /** Seconds from the kill until /readyz answered 200 again for good. */
   recoveredAfterS: number | null;
+  readyzRecoveredAfterS: number | null;
+  clientsServedAgainAfterS: number;
+  /** From the server's log: when it had restarted PostgreSQL. */
+  databaseBackAfterS: number | null;
+  /** Latency of 200 answers in the 8 s before the kill. */
+  beforeKillLatencyMs: { p50: number; p99: number; count: number };
   /** Whether the recovery happened within the 10 s the issue allows. */
   isRecoveredInTime: boolean;
   readyz: { sawUnavailable: boolean; statuses: Record<string, number> };
@@ -38,6 +45,20 @@ function percentile(values: number[], fraction: number): number {
   return (
     Math.round(sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]! * 10) / 10
   );
+}
+
+/** "embedded PostgreSQL is back" in the server's log (LOG_LEVEL info), seconds after the kill. */
+function readDatabaseBack(logFile: string, killedAt: number): number | null {
+  try {
+    for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+      if (!line.includes('embedded PostgreSQL is back')) continue;
+      const time = (JSON.parse(line) as { time: number }).time;
+      if (time >= killedAt) return (time - killedAt) / 1000;
+    }
+  } catch {
+    // no log
+  }
+  return null;
 }
 
 function readMessage(body: string): string | undefined {
@@ -74,7 +95,10 @@ export async function runDatabaseOutage(options: {
       const at = Date.now();
       let status = 0;
       try {
-        const response = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(3000) });
+        // Long enough for a saturated server: a probe that times out says nothing either way.
+        const response = await fetch(`${server.url}/readyz`, {
+          signal: AbortSignal.timeout(15_000),
+        });
         status = response.status;
         await response.arrayBuffer();
       } catch {
@@ -139,12 +163,25 @@ export async function runDatabaseOutage(options: {
   await Promise.all([probeReadyz, ...writers]);
 
   const afterKill = readyzTimeline.filter((probe) => probe.at >= killedAt);
-  const lastBad = [...afterKill].reverse().find((probe) => probe.status !== 200);
+  const lastBad = [...afterKill].reverse().find((probe) => probe.status === 503);
   const recovered = lastBad
     ? afterKill.find((probe) => probe.at > lastBad.at && probe.status === 200)
-    : afterKill[0];
-  const recoveredAt = recovered?.at ?? null;
+    : afterKill.find((probe) => probe.status === 200);
+  // Clients: every request sent after the last one that got a 503 was served.
+  const sentAt = (answer: { at: number; ms: number }) => answer.at - answer.ms;
+  const lastUnavailable = answers
+    .filter((answer) => answer.status === 503)
+    .reduce((latest, answer) => Math.max(latest, sentAt(answer)), 0);
+  const readyzRecoveredAt = recovered?.at ?? null;
+  const recoveredAt =
+    readyzRecoveredAt === null ? null : Math.max(readyzRecoveredAt, lastUnavailable);
   const outageEnd = recoveredAt ?? Date.now();
+  // What answers took just before the kill: the yardstick for "fails fast".
+  const baseline = answers
+    .filter(
+      (answer) => answer.status === 200 && answer.at < killedAt && answer.at > killedAt - 8000,
+    )
+    .map((answer) => answer.ms);
   const firstUnavailable = answers.find((answer) => answer.at >= killedAt && answer.status === 503);
   const during = answers.filter((answer) => answer.at >= killedAt && answer.at <= outageEnd + 1000);
   const duringOutage: Record<string, number> = {};
@@ -176,6 +213,7 @@ export async function runDatabaseOutage(options: {
   for (const probe of afterKill)
     readyzStatuses[probe.status] = (readyzStatuses[probe.status] ?? 0) + 1;
   const recoveredAfterS = recoveredAt === null ? null : (recoveredAt - killedAt) / 1000;
+  const databaseBackAfterS = readDatabaseBack(server.logFile, killedAt);
 
   return {
     load: loadResult,
@@ -183,7 +221,16 @@ export async function runDatabaseOutage(options: {
     killedAtS: (killedAt - startedAt) / 1000,
     firstUnavailableAfterS: firstUnavailable ? (firstUnavailable.at - killedAt) / 1000 : null,
     recoveredAfterS,
+    readyzRecoveredAfterS:
+      readyzRecoveredAt === null ? null : (readyzRecoveredAt - killedAt) / 1000,
+    clientsServedAgainAfterS: lastUnavailable > 0 ? (lastUnavailable - killedAt) / 1000 : 0,
+    databaseBackAfterS,
     isRecoveredInTime: recoveredAfterS !== null && recoveredAfterS <= 10,
+    beforeKillLatencyMs: {
+      p50: percentile(baseline, 0.5),
+      p99: percentile(baseline, 0.99),
+      count: baseline.length,
+    },
     readyz: {
       sawUnavailable: afterKill.some((probe) => probe.status === 503),
       statuses: readyzStatuses,

