@@ -14,10 +14,12 @@ import type { Logger } from 'pino';
  * source; the signal listeners stay): we stop our PostgreSQL ourselves.
  */
 function keepProcessExitCode(): void {
-  for (const event of ['beforeExit', 'exit'] as const) {
-    for (const listener of process.listeners(event)) {
-      if (String(listener).includes('eventFilters')) process.off(event, listener);
-    }
+  const isExitHook = (listener: unknown) => String(listener).includes('eventFilters');
+  for (const listener of process.listeners('beforeExit').filter(isExitHook)) {
+    process.off('beforeExit', listener);
+  }
+  for (const listener of process.listeners('exit').filter(isExitHook)) {
+    process.off('exit', listener);
   }
 }
 keepProcessExitCode();
