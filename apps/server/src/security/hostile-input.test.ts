@@ -303,6 +303,15 @@ describe('hostile input on every /v1 and /api route', () => {
     };
   }
 
+  /** The route the router picks for a URL: the most specific pattern, fewer parameters first. */
+  function routeFor(method: string, url: string): string | undefined {
+    const path = url.split('?')[0]!;
+    const spec = routes
+      .filter((candidate) => candidate.method === method && matches(candidate.pattern, path))
+      .sort((a, b) => paramCountOf(a.pattern) - paramCountOf(b.pattern))[0];
+    return spec ? routeOf(spec) : undefined;
+  }
+
   function toSeen(response: Awaited<ReturnType<TestApp['app']['inject']>>): SeenResponse {
     return { status: response.statusCode, headers: response.headers, body: response.body };
   }
@@ -334,8 +343,9 @@ describe('hostile input on every /v1 and /api route', () => {
           }
           const response = await testApp.app.inject(request);
           const seenUrl = asInjected(request.url);
-          const route = request.method === 'HEAD' ? `HEAD ${spec.pattern}` : routeOf(spec);
-          assertEnvelope(seenUrl, seenUrl === request.url ? route : undefined, toSeen(response), {
+          // Dot segments can turn the path into another route's: judge it as that one.
+          const route = seenUrl === request.url ? routeOf(spec) : routeFor(spec.method, seenUrl);
+          assertEnvelope(seenUrl, route, toSeen(response), {
             publicOrigin: ORIGIN,
             method: request.method,
           });
@@ -361,18 +371,8 @@ describe('hostile input on every /v1 and /api route', () => {
         if (auth === 'user') headers.cookie = cookies[0]!;
         const response = await testApp.app.inject({ method, url, headers });
         if (method === 'OPTIONS' && response.statusCode === 204) return;
-        if (asInjected(url) !== url) {
-          assertEnvelope(asInjected(url), undefined, toSeen(response), {
-            publicOrigin: ORIGIN,
-            method,
-          });
-          return;
-        }
-        // The most specific pattern wins, as in the router: fewer parameters first.
-        const route = routes
-          .filter((spec) => spec.method === method && matches(spec.pattern, path))
-          .sort((a, b) => paramCountOf(a.pattern) - paramCountOf(b.pattern))[0];
-        assertEnvelope(url, route ? routeOf(route) : undefined, toSeen(response), {
+        const seenUrl = asInjected(url);
+        assertEnvelope(seenUrl, routeFor(method, seenUrl), toSeen(response), {
           publicOrigin: ORIGIN,
           method,
         });
