@@ -42,6 +42,12 @@ const fmtRatio = (value: number | null | undefined, digits = 2) =>
   value === null || value === undefined || !Number.isFinite(value)
     ? '–'
     : `${value.toFixed(digits)}×`;
+/** Text from pages (HTML snippets, messages) shown as text, not markup. */
+const escapeMarkdown = (text: string) =>
+  text
+    .replace(/</g, '&lt;')
+    .replace(/[|*_\\[\]]/g, (character) => `\\${character}`)
+    .replace(/`/g, "'");
 const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const fmtMb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const fmtInt = (value: number) => Math.round(value).toLocaleString('en');
@@ -312,7 +318,13 @@ function webSection(entry: { data: SectionFile<WebBenchResult> } | undefined): {
       'error' in run
         ? []
         : Object.entries(run.failing).flatMap(([category, audits]) =>
-            audits.map((audit) => `\`${run.page}\` ${category}: ${audit.title} (${audit.score})`),
+            audits.map(
+              (audit) =>
+                `\`${run.page}\` ${category}: ${audit.title} (${audit.score}${audit.displayValue ? `, ${audit.displayValue}` : ''})` +
+                (audit.examples?.length
+                  ? `: ${audit.examples.map((example) => `“${escapeMarkdown(example)}”`).join(', ')}`
+                  : ''),
+            ),
           ),
     );
     if (failing.length > 0) parts.push(`Audits below 0.9: ${failing.join('; ')}.`);
@@ -499,10 +511,10 @@ function qualitySection(entry: { data: SectionFile<QualityResult> } | undefined)
         )
         .join('; ')}.` +
       (r.misspelt.score.misses.length > 0
-        ? `\n\nMisspelt queries that found nothing relevant: ${r.misspelt.score.misses.map((q) => `“${q}”`).join(', ')}.`
+        ? `\n\nMisspelt queries that found nothing relevant: ${r.misspelt.score.misses.map((q) => `“${escapeMarkdown(q)}”`).join(', ')}.`
         : '') +
       (r.emoji.score.misses.length > 0
-        ? `\n\nEmoji queries with nothing relevant in the first 25 (first ${r.emoji.score.misses.length}): ${r.emoji.score.misses.map((q) => `“${q}”`).join(', ')}.`
+        ? `\n\nEmoji queries with nothing relevant in the first 25 (first ${r.emoji.score.misses.length}): ${r.emoji.score.misses.map((q) => `“${escapeMarkdown(q)}”`).join(', ')}.`
         : ''),
   );
   return parts.join('\n\n');

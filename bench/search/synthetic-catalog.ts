@@ -232,16 +232,50 @@ export async function growCatalog(
           )
         ).rows
       : [];
+    if (isLarge) {
+      // Gigabytes of WAL: with the default 1 GB between checkpoints, most of the load would be
+      // spent writing full pages after each one. Back to the default once loaded.
+      await client.query("ALTER SYSTEM SET max_wal_size = '16GB'");
+      await client.query('SELECT pg_reload_conf()');
+    }
     for (const index of dropped) await client.query(`DROP INDEX "${index.indexname}"`);
     for (const constraint of constraints) {
       await client.query(`ALTER TABLE renditions DROP CONSTRAINT "${constraint.name}"`);
     }
     try {
-      for (let start = current + 1; start <= target; start += batchSize) {
+      const starts: number[] = [];
+      for (let start = current + 1; start <= target; start += batchSize) starts.push(start);
+      let done = current;
+      const insertBatch = async (loader: PoolClient, start: number) => {
         const end = Math.min(target, start + batchSize - 1);
-        await client.query(insertBatchSql, [start, end, vocabSize, creator!.id]);
-        options.onProgress?.(end, target);
-      }
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            await loader.query(insertBatchSql, [start, end, vocabSize, creator!.id]);
+            break;
+          } catch (error) {
+            // Two batches adding the same new search terms can deadlock; PostgreSQL rolls one
+            // back whole, so it is simply run again.
+            if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+          }
+        }
+        done += end - start + 1;
+        options.onProgress?.(done, target);
+      };
+      // The first batch alone (it adds most of the vocabulary to the typo lexicon), then two
+      // loaders, one batch each at a time: the machine has two cores.
+      const first = starts.shift();
+      if (first !== undefined) await insertBatch(client, first);
+      const load = async () => {
+        const loader = await database.pool.connect();
+        try {
+          for (let start = starts.shift(); start !== undefined; start = starts.shift()) {
+            await insertBatch(loader, start);
+          }
+        } finally {
+          loader.release();
+        }
+      };
+      await Promise.all([load(), load()]);
     } finally {
       const indexStarted = performance.now();
       await client.query("SET maintenance_work_mem = '512MB'");
@@ -252,6 +286,10 @@ export async function growCatalog(
         );
       }
       indexSeconds = (performance.now() - indexStarted) / 1000;
+      if (isLarge) {
+        await client.query('ALTER SYSTEM RESET max_wal_size');
+        await client.query('SELECT pg_reload_conf()');
+      }
     }
     await client.query('VACUUM (ANALYZE) items');
     await client.query('VACUUM (ANALYZE) renditions');

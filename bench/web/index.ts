@@ -79,7 +79,16 @@ export interface LighthouseRun {
   lcpElement: string | null;
   /** LCP over the floor page's LCP in the same run. */
   lcpOverFloor: number;
-  failing: Record<string, Array<{ id: string; title: string; score: number | null }>>;
+  failing: Record<
+    string,
+    Array<{
+      id: string;
+      title: string;
+      score: number | null;
+      displayValue?: string;
+      examples?: string[];
+    }>
+  >;
   runWarnings: string[];
   lighthouseVersion: string;
 }

@@ -36,7 +36,34 @@ try {
       .filter((ref) => ref.weight > 0)
       .map((ref) => audit(ref.id))
       .filter((item) => item && typeof item.score === 'number' && item.score < 0.9)
-      .map((item) => ({ id: item!.id, title: item!.title, score: item!.score }));
+      .map((item) => {
+        // The first few offenders, so the README can say what failed, not only which audit.
+        const items = ((item!.details as { items?: Array<Record<string, unknown>> } | undefined)
+          ?.items ?? []) as Array<Record<string, unknown>>;
+        const examples = items.slice(0, 3).map((entry) =>
+          ['description', 'url', 'source', 'label', 'node']
+            .map((key) => entry[key])
+            .filter((value) => value !== undefined)
+            .map((value) =>
+              typeof value === 'object' && value
+                ? String(
+                    (value as { snippet?: string; url?: string }).snippet ??
+                      (value as { url?: string }).url ??
+                      '',
+                  )
+                : String(value),
+            )
+            .join(' ')
+            .slice(0, 200),
+        );
+        return {
+          id: item!.id,
+          title: item!.title,
+          score: item!.score,
+          displayValue: item!.displayValue,
+          examples,
+        };
+      });
   const summary = {
     requestedUrl: lhr.requestedUrl,
     finalUrl: lhr.finalDisplayedUrl,
