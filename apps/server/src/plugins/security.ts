@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/env.ts';
+import { AppError } from '../lib/app-error.ts';
 
 /** GIPHY's hosts, allowed only in GIPHY mode, where the browser talks to GIPHY directly. */
 function giphyOrigins(config: AppConfig): { api: string[]; media: string[] } {
@@ -46,6 +47,17 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  // A NUL byte is never meaningful in a path or query value, and PostgreSQL refuses it in
+  // text: say so with a 400 instead of failing deep inside a query.
+  // (Sign-in pages judge their own parameters and answer with a page, not JSON.)
+  app.addHook('preValidation', async (request) => {
+    const isApi = request.url.startsWith('/v1/') || request.url.startsWith('/api/');
+    if (!isApi || request.url.startsWith('/api/auth/')) return;
+    if (hasNul(request.params) || hasNul(request.query)) {
+      throw new AppError('bad_request', 'Parameters must not contain a NUL character (%00).');
+    }
+  });
+
   // On the raw response, like helmet: routes that write it themselves (the OpenID provider)
   // skip onSend hooks but still get these.
   app.addHook('onRequest', async (request, reply) => {
@@ -57,6 +69,15 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 });
+
+function hasNul(values: unknown): boolean {
+  if (!values || typeof values !== 'object') return false;
+  return Object.values(values).some((value) =>
+    Array.isArray(value)
+      ? value.some((item) => typeof item === 'string' && item.includes('\u0000'))
+      : typeof value === 'string' && value.includes('\u0000'),
+  );
+}
 
 export const PERMISSIONS_POLICY =
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
