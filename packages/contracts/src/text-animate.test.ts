@@ -7,7 +7,8 @@ const statusOf = (query: Record<string, unknown>) => {
   const result = parse(query);
   if (result.success) return 'ok';
   const issue = result.error.issues[0];
-  return (issue?.params as { status?: string } | undefined)?.status === tooLongIssue ? 414 : 400;
+  const status = issue?.code === 'custom' ? issue.params?.status : undefined;
+  return status === tooLongIssue ? 414 : 400;
 };
 
 describe('text/animate parameters', () => {
