@@ -90,23 +90,25 @@ export async function runDatabaseOutage(options: {
   let isDone = false;
 
   const readyzTimeline: Array<{ at: number; status: number }> = [];
+  // A probe every 100 ms, each on its own: on a saturated server one answer can take seconds,
+  // and a prober that waited for each would miss a short outage.
+  const probes: Array<Promise<void>> = [];
   const probeReadyz = (async () => {
     while (!isDone) {
       const at = Date.now();
-      let status = 0;
-      try {
-        // Long enough for a saturated server: a probe that times out says nothing either way.
-        const response = await fetch(`${server.url}/readyz`, {
-          signal: AbortSignal.timeout(15_000),
-        });
-        status = response.status;
-        await response.arrayBuffer();
-      } catch {
-        status = 0;
-      }
-      readyzTimeline.push({ at, status });
+      probes.push(
+        fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(15_000) })
+          .then(async (response) => {
+            await response.arrayBuffer();
+            readyzTimeline.push({ at, status: response.status });
+          })
+          // A probe that times out says nothing either way.
+          .catch(() => readyzTimeline.push({ at, status: 0 })),
+      );
       await sleep(100);
     }
+    await Promise.all(probes);
+    readyzTimeline.sort((a, b) => a.at - b.at);
   })();
 
   const acknowledged: Array<{ cookie: string; id: string; at: number }> = [];
