@@ -243,6 +243,15 @@ export const catalogCounts = pgTable(
   (t) => [primaryKey({ columns: [t.type, t.rating] })],
 );
 
+/**
+ * One row whose version moves with every committed change to the catalog's items or creators
+ * (triggers, migration 0005): trending pages stay cached in memory until it moves.
+ */
+export const catalogVersion = pgTable('catalog_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
 /** Landing page views: a daily count per path, no cookie, no personal data. */
 export const pageViews = pgTable(
   'page_views',

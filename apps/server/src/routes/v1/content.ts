@@ -16,10 +16,11 @@ import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItems } from '../../catalog/query/related.ts';
 import { recordSearchQuery, searchItems, searchTextItems } from '../../catalog/query/search.ts';
 import { serializeItems } from '../../catalog/query/serialize.ts';
-import { listTrendingItems, listTrendingSearches } from '../../catalog/query/trending.ts';
+import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
+import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { v1RateLimit } from './access.ts';
-import { listEnvelope, parseParams, singleEnvelope } from './envelope.ts';
+import { listEnvelope, okMeta, parseParams, singleEnvelope } from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
 const itemTypeBySegment: Record<ContentFilter, ItemType> = {
@@ -41,10 +42,13 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
 
-    app.get(`/${segment}/trending`, async (request) => {
+    app.get(`/${segment}/trending`, async (request, reply) => {
       const params = parseParams(trendingParamsSchema, request.query);
-      const page = await listTrendingItems(deps, { ...params, types });
-      return listEnvelope(await serializeItems(deps, page.rows), page.totalCount, params.offset);
+      // Kept serialised while the catalog is unchanged (trending-pages.ts): sent as is.
+      const page = await readTrendingPage(deps, { ...params, types });
+      const pagination = { total_count: page.totalCount, count: page.count, offset: params.offset };
+      reply.type('application/json; charset=utf-8');
+      return `{"data":${page.dataJson},"pagination":${JSON.stringify(pagination)},"meta":${JSON.stringify(okMeta())}}`;
     });
 
     // Text search draws the query when it is new (text-search.ts): CPU, so rate-limited.
