@@ -244,8 +244,8 @@ export const catalogCounts = pgTable(
 );
 
 /**
- * One row whose version moves with every committed change to the catalog's items or creators
- * (triggers, migration 0005): trending pages stay cached in memory until it moves.
+ * One row whose version moves with every committed change to the catalog's items, renditions
+ * or creators (triggers, migration 0006): trending pages stay cached in memory until it moves.
  */
 export const catalogVersion = pgTable('catalog_version', {
   id: boolean('id').primaryKey().default(true),
