@@ -282,7 +282,9 @@ export class MediaRenderer {
     const pageHeight = info.pageHeight ?? info.height;
     // Encoders merge identical consecutive frames too: count what is in the file (a header read).
     const frames =
-      delays.length > 1 ? ((await sharp(data, { animated: true }).metadata()).pages ?? 1) : 1;
+      delays.length > 1
+        ? ((await sharp(data, { animated: true, limitInputPixels: false }).metadata()).pages ?? 1)
+        : 1;
     const file = await stage(
       this.options,
       name,
