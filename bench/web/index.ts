@@ -99,7 +99,8 @@ export interface WebBenchResult {
   frameworkFloor: { gzipBytes: number; bytes: number; packages: string[] };
   routes: RouteBundle[];
   loaded: LoadedRoute[];
-  pageWeight: PageWeight;
+  /** The home page as it opens (GIFs), then its Stickers tab. */
+  pageWeights: PageWeight[];
   lighthouse: {
     preset: string;
     chromium: string;
@@ -212,6 +213,7 @@ async function measurePageWeight(
   server: BenchServer,
   cookie: { name: string; value: string },
   wanted: number,
+  pagePath: string,
 ): Promise<PageWeight> {
   const viewport = { width: 1280, height: 800 };
   const context = await newContext(browser, server, cookie, viewport);
@@ -248,7 +250,7 @@ async function measurePageWeight(
     );
   });
   try {
-    await page.goto(`${server.url}/`, { waitUntil: 'load', timeout: 60_000 });
+    await page.goto(`${server.url}${pagePath}`, { waitUntil: 'load', timeout: 60_000 });
     const tiles = page.getByTestId('gif-tile');
     await tiles.first().waitFor({ timeout: 60_000 });
     // The grid pages in more items near its end; scroll tile by tile and stop at the last wanted.
@@ -296,7 +298,7 @@ async function measurePageWeight(
     const totalBytes = needed.reduce((total, entry) => total + entry.bytes, 0);
     const mediaBytes = byKind.media ?? 0;
     return {
-      url: '/',
+      url: pagePath,
       viewport,
       items: count,
       totalBytes,
@@ -418,10 +420,20 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       );
     }
     log('web: page weight of the home page');
-    const pageWeight = await measurePageWeight(browser, server, cookie, options.firstPageItems);
-    log(
-      `web:   ${pageWeight.items} items: ${(pageWeight.mediaBytes / 1e3).toFixed(0)} KB of images, ${(pageWeight.totalBytes / 1e3).toFixed(0)} KB in all, originals ${(pageWeight.originalBytes / 1e3).toFixed(0)} KB`,
-    );
+    const pageWeights: PageWeight[] = [];
+    for (const pagePath of ['/', '/?type=stickers']) {
+      const pageWeight = await measurePageWeight(
+        browser,
+        server,
+        cookie,
+        options.firstPageItems,
+        pagePath,
+      );
+      pageWeights.push(pageWeight);
+      log(
+        `web:   ${pagePath}: ${pageWeight.items} items: ${(pageWeight.mediaBytes / 1e3).toFixed(0)} KB of images, ${(pageWeight.totalBytes / 1e3).toFixed(0)} KB in all, originals ${(pageWeight.originalBytes / 1e3).toFixed(0)} KB`,
+      );
+    }
     await browser.close();
 
     const lighthouse: WebBenchResult['lighthouse'] = {
@@ -475,7 +487,7 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       frameworkFloor,
       routes,
       loaded,
-      pageWeight,
+      pageWeights,
       lighthouse,
     };
   } finally {
