@@ -10,7 +10,7 @@ import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import { listRelatedItems } from '../../apps/server/src/catalog/query/related.ts';
 import { recordSearchQuery, searchItems } from '../../apps/server/src/catalog/query/search.ts';
 import { serializeItems } from '../../apps/server/src/catalog/query/serialize.ts';
-import { listTrendingItems } from '../../apps/server/src/catalog/query/trending.ts';
+import { readTrendingPage } from '../../apps/server/src/catalog/query/trending-pages.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { summarizeLatencies } from '../lib/stats.ts';
 
@@ -101,9 +101,9 @@ export async function runRouteInProcess(deps: CatalogDeps, requestPath: string):
       return;
     }
     case '/v1/gifs/trending': {
+      // As the route: from memory while catalog_version has not moved (trending-pages.ts).
       const params = trendingParamsSchema.parse(query);
-      const page = await listTrendingItems(deps, { ...params, types });
-      await serializeItems(deps, page.rows);
+      await readTrendingPage(deps, { ...params, types });
       return;
     }
     case '/v1/gifs/related': {
