@@ -51,6 +51,8 @@ export interface TextRender {
 export interface ImportBenchResult {
   folder: string;
   runs: ImportRun[];
+  /** Runs that did not finish (killed at the time limit, crashed). */
+  failures: Array<{ workers: number; error: string }>;
   decodeFloor: DecodeFloor;
   /** Import time over the decode-only time of the same files (1 worker). */
   importOverDecode: number;
@@ -210,6 +212,7 @@ export async function runImportBench(
   const inputs = options.inputs ?? [gifsDir];
   const runs: ImportRun[] = [];
   let keptDataDir: string | undefined;
+  const failures: Array<{ workers: number; error: string }> = [];
   for (const workers of options.workerCounts) {
     const dataDir = createDataDir(`import-w${workers}`);
     log(`import: ${workers} worker(s) into ${dataDir}`);
@@ -238,6 +241,10 @@ export async function runImportBench(
         `import:   ${run.files} files, ${run.megabytes} MB in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s, peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, ${run.rejected.length} rejected`,
       );
       if (workers === options.keepWorkers) keptDataDir = dataDir;
+    } catch (error) {
+      // One failed run (a timeout on a busy machine) is reported; the others still count.
+      failures.push({ workers, error: (error as Error).message.slice(0, 1000) });
+      log(`import:   ${workers} worker(s) failed: ${(error as Error).message.split('\n')[0]}`);
     } finally {
       if (keptDataDir !== dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -245,7 +252,16 @@ export async function runImportBench(
   log('import: decode-only floor');
   const decodeFloor = await measureDecodeFloor(listMediaFiles(inputs));
   log(`import: text rendering, ${options.phrases.length} phrases`);
-  const text = await measureTextRendering(options.phrases, options.styles ?? textStyleIds);
+  const text =
+    options.phrases.length > 0
+      ? await measureTextRendering(options.phrases, options.styles ?? textStyleIds)
+      : {
+          canvas: { ...animateCanvas },
+          format: 'gif' as const,
+          coldMs: Number.NaN,
+          renders: [],
+          byStyle: {},
+        };
   const one = runs.find((run) => run.workers === 1);
   const two = runs.find((run) => run.workers === 2);
   return {
@@ -253,6 +269,7 @@ export async function runImportBench(
     result: {
       folder: inputs.map((input) => path.relative(repoRoot, input)).join(', '),
       runs,
+      failures,
       decodeFloor,
       importOverDecode: one ? round(ratioOf(one.seconds, decodeFloor.seconds), 1) : Number.NaN,
       speedupTwoWorkers: one && two ? round(ratioOf(one.seconds, two.seconds), 2) : Number.NaN,
