@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -194,13 +196,20 @@ export async function collectImportSources(
     if (!stat) {
       missing.push({ file: given, reason: 'no such file or folder' });
     } else if (stat.isDirectory()) {
+      const manifest = await manifestOf(path.resolve(given));
+      const listedOrder = [...(manifest?.keys() ?? [])];
+      const rank = (name: string) => {
+        const index = listedOrder.indexOf(name);
+        return index === -1 ? listedOrder.length : index;
+      };
+      // Files the manifest describes come first, in its order, then the rest by name: when
+      // two files hold the same bytes, the described one is the item, the other its duplicate.
       const entries = (await fs.readdir(given, { withFileTypes: true }))
         .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
         .filter((entry) => !IGNORED_FILES.has(entry.name) && !/^readme/i.test(entry.name))
         .map((entry) => entry.name)
-        .sort();
+        .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
       for (const name of entries) await add(path.join(given, name));
-      const manifest = await manifestOf(path.resolve(given));
       for (const listed of manifest?.keys() ?? []) {
         if (!entries.includes(listed)) {
           missing.push({
@@ -236,15 +245,27 @@ export async function importSources(
 ): Promise<ImportResult[]> {
   const limit = pLimit(deps.config.importLimits.workers * 2);
   const { maxBytes } = deps.config.importLimits;
-  return Promise.all(
-    sources.map((source) =>
+  // Files with the same bytes import in the order given: the first is the item, the others
+  // its duplicates, whichever decoder happens to finish first.
+  const hashes = await hashSources(sources, maxBytes);
+  const firstIndexByHash = new Map<string, number>();
+  hashes.forEach((hash, index) => {
+    if (hash && !firstIndexByHash.has(hash)) firstIndexByHash.set(hash, index);
+  });
+  const tasks: Array<Promise<ImportResult>> = [];
+  sources.forEach((source, index) => {
+    const hash = hashes[index];
+    const firstIndex = hash === undefined ? index : (firstIndexByHash.get(hash) ?? index);
+    const first = firstIndex === index ? undefined : tasks[firstIndex];
+    tasks.push(
       limit(async () => {
         const started = Date.now();
         const size = (await fs.stat(source.file)).size;
-        // A huge file is refused before it is read into memory.
-        const outcome: ImportOutcome =
-          size > maxBytes
-            ? {
+        const outcome: ImportOutcome = first
+          ? toDuplicateOf((await first).outcome)
+          : size > maxBytes
+            ? // A huge file is refused before it is read into memory.
+              {
                 status: 'rejected',
                 reason: `the file is ${(size / (1024 * 1024)).toFixed(1)} MB, over the limit of ${(maxBytes / (1024 * 1024)).toFixed(1)} MB`,
               }
@@ -257,6 +278,30 @@ export async function importSources(
         options.onResult?.(result);
         return result;
       }),
-    ),
-  );
+    );
+  });
+  return Promise.all(tasks);
+}
+
+function toDuplicateOf(outcome: ImportOutcome): ImportOutcome {
+  return outcome.status === 'rejected' ? outcome : { status: 'duplicate', itemId: outcome.itemId };
+}
+
+/** sha256 of each source (streamed, so memory stays flat); undefined for files over the limit. */
+async function hashSources(
+  sources: readonly ImportSource[],
+  maxBytes: number,
+): Promise<Array<string | undefined>> {
+  const hashes: Array<string | undefined> = [];
+  for (const source of sources) {
+    const size = (await fs.stat(source.file)).size;
+    if (size > maxBytes) {
+      hashes.push(undefined);
+      continue;
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(source.file)) hash.update(chunk as Buffer);
+    hashes.push(hash.digest('hex'));
+  }
+  return hashes;
 }
