@@ -53,6 +53,11 @@ export async function startBenchServer(
     },
     { dataDir, timeoutMs: 240_000 },
   );
+  // Should the bench die without stopping it, the server (and its PostgreSQL) must not outlive it.
+  const killOnExit = () => {
+    if (server.process.exitCode === null) server.process.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const databaseUrl = embeddedDatabaseUrl(dataDir);
   const database = connectDatabase(databaseUrl, { max: 4 });
   return {
@@ -62,6 +67,7 @@ export async function startBenchServer(
     stop: async () => {
       await database.close().catch(() => {});
       await server.stop();
+      process.removeListener('exit', killOnExit);
     },
   };
 }

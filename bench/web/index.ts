@@ -18,6 +18,9 @@ import type { RouteBundle } from './bundle.ts';
 import { attributeRoutes, readManifest, sizeOf, sourcesByFile } from './bundle.ts';
 import { measureFrameworkFloor } from './framework-floor.ts';
 
+/** A request still finishing when its page is closed has no sizes left to read: not counted. */
+const ignoreClosed = () => {};
+
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
 
@@ -176,7 +179,7 @@ async function measureLoadedRoute(
           kind,
           transferred: sizes.responseBodySize + sizes.responseHeadersSize,
         });
-      }),
+      }, ignoreClosed),
     );
   });
   try {
@@ -246,7 +249,7 @@ async function measurePageWeight(
             sizes.requestHeadersSize +
             sizes.requestBodySize,
         });
-      }),
+      }, ignoreClosed),
     );
   });
   try {
