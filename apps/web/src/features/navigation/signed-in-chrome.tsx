@@ -1,11 +1,15 @@
 import type { SessionUser } from '@sticky/contracts';
 import { ChevronDown, Heart } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { mediumScreenQuery, useMediaQuery } from '@/lib/use-media-query.ts';
-import { CategoriesDialog } from './categories-dialog.tsx';
 import { UserMenu } from './user-menu.tsx';
+
+// Radix's dialog downloads when Categories is first opened: most visits never open it.
+const CategoriesDialog = lazy(() =>
+  import('./categories-dialog.tsx').then((module) => ({ default: module.CategoriesDialog })),
+);
 
 export { SearchBox } from './search-box.tsx';
 
@@ -25,8 +29,10 @@ export function SignedInNav({ user }: { user: SessionUser }) {
     if (isCategoriesOpen) setIsCategoriesOpen(false);
   }
 
+  const [hasOpenedCategories, setHasOpenedCategories] = useState(false);
   const openCategories = (from: HTMLElement | null) => {
     setReturnFocusTo(from);
+    setHasOpenedCategories(true);
     setIsCategoriesOpen(true);
   };
 
@@ -58,11 +64,15 @@ export function SignedInNav({ user }: { user: SessionUser }) {
         showCategories={!isMediumScreen}
         onOpenCategories={() => openCategories(avatarRef.current)}
       />
-      <CategoriesDialog
-        open={isCategoriesOpen}
-        onOpenChange={setIsCategoriesOpen}
-        returnFocusTo={returnFocusTo}
-      />
+      {hasOpenedCategories && (
+        <Suspense fallback={null}>
+          <CategoriesDialog
+            open={isCategoriesOpen}
+            onOpenChange={setIsCategoriesOpen}
+            returnFocusTo={returnFocusTo}
+          />
+        </Suspense>
+      )}
     </nav>
   );
 }

@@ -1,13 +1,9 @@
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { SessionUser } from '@sticky/contracts';
-import { House, LayoutGrid, LogOut, User } from 'lucide-react';
-import { useRef } from 'react';
-import type { Ref } from 'react';
-import { Link } from 'react-router';
-import { useLogout } from '@/features/auth';
-import { getUserInitial } from './user-initial.ts';
+import { lazy, Suspense, useState } from 'react';
+import type { KeyboardEvent, PointerEvent, Ref } from 'react';
+import { AvatarContent, avatarClassName } from './avatar.tsx';
 
-interface UserMenuProps {
+export interface UserMenuProps {
   user: SessionUser;
   /** Small screens reach Categories from this menu (spec §2). */
   showCategories: boolean;
@@ -16,79 +12,58 @@ interface UserMenuProps {
   ref?: Ref<HTMLButtonElement>;
 }
 
-const itemClass =
-  'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-100 outline-none ' +
-  'data-[highlighted]:bg-violet-500/20 data-[highlighted]:text-white data-[disabled]:opacity-50';
+const loadUserMenuDropdown = () => import('./user-menu-dropdown.tsx');
+const UserMenuDropdown = lazy(() =>
+  loadUserMenuDropdown().then((module) => ({ default: module.UserMenuDropdown })),
+);
 
-/** The avatar button and its menu: Home, Categories (small screens) and Logout. */
-export function UserMenu({ user, showCategories, onOpenCategories, ref }: UserMenuProps) {
-  const logout = useLogout();
-  const isOpeningCategories = useRef(false);
-  const initial = getUserInitial(user.name);
+/** Keys that open a menu button (WAI-ARIA menu button pattern, as Radix handles them). */
+const openingKeys = new Set(['Enter', ' ', 'ArrowDown']);
 
+/**
+ * The avatar button; its menu (Radix and floating-ui, the heaviest part of the header) is
+ * downloaded on hover or focus and mounted, open, on the first press. Until then the button
+ * looks and announces itself as the menu button it becomes.
+ */
+export function UserMenu(props: UserMenuProps) {
+  const { user, ref } = props;
+  const [isActivated, setIsActivated] = useState(false);
+
+  const preload = () => {
+    void loadUserMenuDropdown();
+  };
+  const activate = () => setIsActivated(true);
+
+  const avatarButton = (
+    <button
+      ref={ref}
+      type="button"
+      aria-label={`Account menu for ${user.name}`}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      className={avatarClassName}
+      onPointerEnter={preload}
+      onFocus={preload}
+      onPointerDown={(event: PointerEvent<HTMLButtonElement>) => {
+        // Radix opens on a primary-button press without Ctrl, not on click; so does this.
+        if (event.button === 0 && !event.ctrlKey) activate();
+      }}
+      onKeyDown={(event: KeyboardEvent<HTMLButtonElement>) => {
+        if (!openingKeys.has(event.key)) return;
+        event.preventDefault();
+        activate();
+      }}
+      // Assistive technology may click without pressing.
+      onClick={activate}
+    >
+      <AvatarContent name={user.name} />
+    </button>
+  );
+
+  if (!isActivated) return avatarButton;
   return (
-    // Not modal: the Categories dialog opens from it, and two modal layers fight over focus.
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger
-        ref={ref}
-        aria-label={`Account menu for ${user.name}`}
-        className="inline-flex size-10 items-center justify-center rounded-full bg-gradient-to-br from-violet-600 to-pink-600 text-lg font-bold text-white ring-2 ring-white/10 hover:ring-white/40"
-      >
-        {initial ? (
-          <span aria-hidden="true" data-testid="avatar-initial">
-            {initial}
-          </span>
-        ) : (
-          <User className="size-5" aria-hidden="true" data-testid="avatar-icon" />
-        )}
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-56 rounded-xl border border-white/10 bg-gray-900 p-1.5 shadow-2xl motion-safe:animate-pop-in"
-          onCloseAutoFocus={(event) => {
-            // The Categories dialog takes focus; the trigger must not take it back.
-            if (isOpeningCategories.current) {
-              event.preventDefault();
-              isOpeningCategories.current = false;
-            }
-          }}
-        >
-          <DropdownMenu.Label className="px-3 py-2">
-            <span className="block truncate text-sm font-semibold text-white">{user.name}</span>
-            <span className="block truncate text-xs text-gray-400">{user.email}</span>
-          </DropdownMenu.Label>
-          <DropdownMenu.Separator className="my-1 h-px bg-white/10" />
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to="/">
-              <House className="size-4" aria-hidden="true" />
-              Home
-            </Link>
-          </DropdownMenu.Item>
-          {showCategories && (
-            <DropdownMenu.Item
-              className={itemClass}
-              onSelect={() => {
-                isOpeningCategories.current = true;
-                onOpenCategories();
-              }}
-            >
-              <LayoutGrid className="size-4" aria-hidden="true" />
-              Categories
-            </DropdownMenu.Item>
-          )}
-          <DropdownMenu.Separator className="my-1 h-px bg-white/10" />
-          <DropdownMenu.Item
-            className={itemClass}
-            disabled={logout.isPending}
-            onSelect={() => logout.mutate()}
-          >
-            <LogOut className="size-4" aria-hidden="true" />
-            Logout
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={avatarButton}>
+      <UserMenuDropdown {...props} defaultOpen />
+    </Suspense>
   );
 }

@@ -1,0 +1,88 @@
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { House, LayoutGrid, LogOut } from 'lucide-react';
+import { useRef } from 'react';
+import { Link } from 'react-router';
+import { useLogout } from '@/features/auth';
+import { AvatarContent, avatarClassName } from './avatar.tsx';
+import type { UserMenuProps } from './user-menu.tsx';
+
+interface UserMenuDropdownProps extends UserMenuProps {
+  /** Mounted by the avatar's first press: open at once. */
+  defaultOpen?: boolean;
+}
+
+const itemClass =
+  'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-100 outline-none ' +
+  'data-[highlighted]:bg-violet-500/20 data-[highlighted]:text-white data-[disabled]:opacity-50';
+
+/** The avatar button and its menu: Home, Categories (small screens) and Logout. */
+export function UserMenuDropdown({
+  user,
+  showCategories,
+  onOpenCategories,
+  ref,
+  defaultOpen = false,
+}: UserMenuDropdownProps) {
+  const logout = useLogout();
+  const isOpeningCategories = useRef(false);
+
+  return (
+    // Not modal: the Categories dialog opens from it, and two modal layers fight over focus.
+    <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
+      <DropdownMenu.Trigger
+        ref={ref}
+        aria-label={`Account menu for ${user.name}`}
+        className={avatarClassName}
+      >
+        <AvatarContent name={user.name} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-56 rounded-xl border border-white/10 bg-gray-900 p-1.5 shadow-2xl motion-safe:animate-pop-in"
+          onCloseAutoFocus={(event) => {
+            // The Categories dialog takes focus; the trigger must not take it back.
+            if (isOpeningCategories.current) {
+              event.preventDefault();
+              isOpeningCategories.current = false;
+            }
+          }}
+        >
+          <DropdownMenu.Label className="px-3 py-2">
+            <span className="block truncate text-sm font-semibold text-white">{user.name}</span>
+            <span className="block truncate text-xs text-gray-400">{user.email}</span>
+          </DropdownMenu.Label>
+          <DropdownMenu.Separator className="my-1 h-px bg-white/10" />
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to="/">
+              <House className="size-4" aria-hidden="true" />
+              Home
+            </Link>
+          </DropdownMenu.Item>
+          {showCategories && (
+            <DropdownMenu.Item
+              className={itemClass}
+              onSelect={() => {
+                isOpeningCategories.current = true;
+                onOpenCategories();
+              }}
+            >
+              <LayoutGrid className="size-4" aria-hidden="true" />
+              Categories
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Separator className="my-1 h-px bg-white/10" />
+          <DropdownMenu.Item
+            className={itemClass}
+            disabled={logout.isPending}
+            onSelect={() => logout.mutate()}
+          >
+            <LogOut className="size-4" aria-hidden="true" />
+            Logout
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
