@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import toast from 'react-hot-toast';
+import { notify } from '@/lib/notify.ts';
 import { useAuth } from '@/features/auth';
 import {
   addFavorite,
@@ -47,14 +47,14 @@ export function useFavorites(): FavoritesState {
       return { previous };
     },
     onSuccess: (_result, { add }) => {
-      toast.success(add ? 'Added to Favorites' : 'Removed from Favorites');
+      void notify('success', add ? 'Added to Favorites' : 'Removed from Favorites');
     },
     onError: (error, _variables, context) => {
       if (context) {
         queryClient.setQueryData(favoritesQueryKey(userId), context.previous);
         writeLocalFavorites(context.previous, userId);
       }
-      toast.error(error.message);
+      void notify('error', error.message);
     },
   });
 

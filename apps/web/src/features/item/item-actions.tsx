@@ -1,6 +1,6 @@
 import { Download, Heart, Link2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import toast from 'react-hot-toast';
+import { notify } from '@/lib/notify.ts';
 import { downloadMedia, recordItemEvent } from '@/features/content';
 import type { ContentItem } from '@/features/content';
 import { useFavorites } from '@/features/favorites';
@@ -45,11 +45,11 @@ export function ItemActions({ item, slug }: { item: ContentItem; slug: string })
       await navigator.clipboard.writeText(originalUrl);
     } catch (error) {
       console.error('Copying the link failed', error);
-      toast.error('Could not copy the link');
+      void notify('error', 'Could not copy the link');
       return;
     }
     setCopiedAt(performance.now());
-    toast.success('Link Copied!');
+    void notify('success', 'Link Copied!');
     void recordItemEvent('copy', id);
   };
 
@@ -58,11 +58,12 @@ export function ItemActions({ item, slug }: { item: ContentItem; slug: string })
     setIsDownloading(true);
     try {
       await downloadMedia(originalUrl, slug);
-      toast.success('Gif Downloaded');
+      void notify('success', 'Gif Downloaded');
       void recordItemEvent('download', id);
     } catch (error) {
       console.error('Downloading the item failed', error);
-      toast.error(
+      void notify(
+        'error',
         `Download failed: ${error instanceof Error ? error.message : 'please try again'}`,
       );
     } finally {
