@@ -1,5 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { createNotificationListener } from './notifications.ts';
+import type { NotificationListener } from './notifications.ts';
 import * as schema from './schema.ts';
 
 export type Database = ReturnType<typeof drizzle<typeof schema>>;
@@ -7,6 +9,8 @@ export type Database = ReturnType<typeof drizzle<typeof schema>>;
 export interface DatabaseHandle {
   db: Database;
   pool: pg.Pool;
+  /** LISTEN/NOTIFY on a connection of its own, opened on the first `listen`. */
+  notifications: NotificationListener;
   close: () => Promise<void>;
 }
 
@@ -27,5 +31,18 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
     client.on('error', () => {});
   });
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  const notifications = createNotificationListener({
+    connectionString: url,
+    connectionTimeoutMillis: 5_000,
+    application_name: 'sticky-listener',
+  });
+  return {
+    db,
+    pool,
+    notifications,
+    close: async () => {
+      await notifications.close();
+      await pool.end();
+    },
+  };
 }

@@ -30,8 +30,8 @@ describe('trending pages', () => {
       }>
     ).map((item) => item.title);
 
-  it('answers a repeat from memory: one small read instead of the page', async () => {
-    await readTrendingPage(testApp, options);
+  /** Counts the statements `run` sends through the app's pool. */
+  const countStatements = async (run: () => Promise<unknown>) => {
     const pool = testApp.database.pool;
     const query = pool.query.bind(pool);
     let statements = 0;
@@ -40,13 +40,28 @@ describe('trending pages', () => {
       return query(...args);
     }) as typeof pool.query;
     try {
-      const page = await readTrendingPage(testApp, options);
-      expect(page.count).toBe(3);
-      expect(page.totalCount).toBe(3);
+      await run();
     } finally {
       pool.query = query;
     }
-    expect(statements).toBe(1);
+    return statements;
+  };
+
+  const listenerPids = async () =>
+    (
+      await testApp.database.db.execute<{ pid: number }>(
+        sql`SELECT pid FROM pg_stat_activity
+            WHERE application_name = 'sticky-listener' AND datname = current_database()`,
+      )
+    ).rows.map((row) => row.pid);
+
+  it('answers a repeat from memory, without the database, once the version is announced', async () => {
+    await readTrendingPage(testApp, options);
+    await expect.poll(listenerPids).toHaveLength(1);
+    await expect.poll(() => countStatements(() => readTrendingPage(testApp, options))).toBe(0);
+    const page = await readTrendingPage(testApp, options);
+    expect(page.count).toBe(3);
+    expect(page.totalCount).toBe(3);
   });
 
   it('shows every committed change at once: new items, titles, order, hiding, creators', async () => {
@@ -54,21 +69,44 @@ describe('trending pages', () => {
     expect(await titles()).toEqual(['Waving cat', 'Dancing dog', 'Sleepy fox']);
 
     await insertCatalogItems(testApp.database, [{ title: 'Rising star', trendScore: 9 }]);
-    expect(await titles()).toEqual(['Rising star', 'Waving cat', 'Dancing dog', 'Sleepy fox']);
+    await expect.poll(titles).toEqual(['Rising star', 'Waving cat', 'Dancing dog', 'Sleepy fox']);
 
     await db.execute(sql`UPDATE items SET title = 'Waving kitten' WHERE id = ${ids[0]}`);
     await db.execute(sql`UPDATE items SET trend_score = 10 WHERE id = ${ids[2]}`);
     await db.execute(sql`UPDATE items SET is_indexable = false WHERE id = ${ids[1]}`);
-    expect(await titles()).toEqual(['Sleepy fox', 'Rising star', 'Waving kitten']);
+    await expect.poll(titles).toEqual(['Sleepy fox', 'Rising star', 'Waving kitten']);
     expect((await readTrendingPage(testApp, options)).totalCount).toBe(3);
 
     await db.execute(sql`UPDATE creators SET display_name = 'The Studio'`);
-    const [first] = JSON.parse(
-      (await readTrendingPage(testApp, { ...options, offset: 2 })).dataJson,
-    ) as Array<{ title: string; user?: { display_name: string } }>;
-    expect(first).toMatchObject({ title: 'Waving kitten', user: { display_name: 'The Studio' } });
+    const thirdItem = async () =>
+      (
+        JSON.parse((await readTrendingPage(testApp, { ...options, offset: 2 })).dataJson) as Array<{
+          title: string;
+          user?: { display_name: string };
+        }>
+      )[0];
+    await expect
+      .poll(thirdItem)
+      .toMatchObject({ title: 'Waving kitten', user: { display_name: 'The Studio' } });
 
     await db.execute(sql`DELETE FROM items WHERE id = ${ids[2]}`);
-    expect(await titles()).toEqual(['Rising star', 'Waving kitten']);
+    await expect.poll(titles).toEqual(['Rising star', 'Waving kitten']);
+  });
+
+  it('never serves a stale page when the listener loses its connection', async () => {
+    await readTrendingPage(testApp, options);
+    await expect.poll(listenerPids).toHaveLength(1);
+    const [pid] = await listenerPids();
+    await testApp.database.db.execute(sql`SELECT pg_terminate_backend(${pid})`);
+    await expect.poll(listenerPids).not.toEqual([pid]);
+
+    // Whether or not it is back yet, a change made now is seen.
+    await testApp.database.db.execute(
+      sql`UPDATE items SET title = 'Lost and found' WHERE id = ${ids[0]}`,
+    );
+    await expect.poll(titles).toContain('Lost and found');
+    // It reconnects and the page is served from memory again.
+    await expect.poll(listenerPids).toHaveLength(1);
+    await expect.poll(() => countStatements(() => readTrendingPage(testApp, options))).toBe(0);
   });
 });

@@ -1,0 +1,104 @@
+import pg from 'pg';
+
+export interface ChannelHandlers {
+  /**
+   * The channel is listened to again (first connection or after a reconnect); `client` may be
+   * used for a query, e.g. to read the state the notifications will keep up to date.
+   */
+  onListening: (client: pg.Client) => Promise<void>;
+  onNotification: (payload: string) => void;
+  /** Notifications may have been missed from now on (the connection was lost). */
+  onLost: () => void;
+}
+
+export interface NotificationListener {
+  listen: (channel: string, handlers: ChannelHandlers) => void;
+  close: () => Promise<void>;
+}
+
+const reconnectDelayMs = 1_000;
+
+/**
+ * One dedicated connection that LISTENs (a pooled one cannot: it is handed to others between
+ * queries). Connected on the first `listen`; when the connection is lost every channel hears
+ * `onLost` and it reconnects after a pause, for as long as the listener is open.
+ */
+export function createNotificationListener(config: pg.ClientConfig): NotificationListener {
+  const channels = new Map<string, ChannelHandlers>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let isClosed = false;
+
+  const loseConnection = (lost: pg.Client) => {
+    if (client !== lost) return;
+    client = undefined;
+    lost.removeAllListeners('notification');
+    lost.end().catch(() => {});
+    for (const handlers of channels.values()) handlers.onLost();
+    scheduleReconnect();
+  };
+
+  const scheduleReconnect = () => {
+    if (isClosed || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, reconnectDelayMs);
+    retry.unref();
+  };
+
+  const subscribe = async (target: pg.Client, channel: string, handlers: ChannelHandlers) => {
+    await target.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    await handlers.onListening(target);
+  };
+
+  const connect = (): Promise<void> => {
+    connecting ??= (async () => {
+      const next = new pg.Client(config);
+      next.on('error', () => loseConnection(next));
+      next.on('end', () => loseConnection(next));
+      next.on('notification', (message) => {
+        channels.get(message.channel)?.onNotification(message.payload ?? '');
+      });
+      try {
+        await next.connect();
+        if (isClosed) {
+          await next.end();
+          return;
+        }
+        client = next;
+        for (const [channel, handlers] of channels) await subscribe(next, channel, handlers);
+      } catch {
+        if (client === next) loseConnection(next);
+        else {
+          next.end().catch(() => {});
+          scheduleReconnect();
+        }
+      }
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  };
+
+  return {
+    listen: (channel, handlers) => {
+      channels.set(channel, handlers);
+      if (client && !connecting) {
+        const current = client;
+        subscribe(current, channel, handlers).catch(() => loseConnection(current));
+      } else if (!connecting) {
+        void connect();
+      }
+    },
+    close: async () => {
+      isClosed = true;
+      clearTimeout(retry);
+      await connecting;
+      const current = client;
+      client = undefined;
+      await current?.end().catch(() => {});
+    },
+  };
+}
