@@ -7,3 +7,4 @@ export * from './credits.ts';
 export * from './text-animate.ts';
 export * from './analytics.ts';
 export * from './favorites.ts';
+export * from './first-screen.ts';

@@ -1,14 +1,12 @@
+import { clientConfigFirstScreenSchema } from '@sticky/contracts/first-screen';
 import type { ClientConfig } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from './api-client.ts';
 
 /** `GET /api/config`: where content comes from and which optional scripts to load. */
 export function fetchClientConfig(signal?: AbortSignal): Promise<ClientConfig> {
-  return apiGet(
-    '/api/config',
-    import('@sticky/contracts').then((module) => module.clientConfigSchema),
-    { signal },
-  );
+  // The first screen needs it (content source, landing analytics): checked without zod.
+  return apiGet('/api/config', clientConfigFirstScreenSchema, { signal });
 }
 
 export const clientConfigQueryOptions = queryOptions({

@@ -1,3 +1,4 @@
+import { meResponseFirstScreenSchema } from '@sticky/contracts/first-screen';
 import type { SessionUser } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client.ts';
@@ -6,16 +7,15 @@ export const meQueryKey = ['auth', 'me'] as const;
 
 /**
  * `GET /api/auth/me`: the signed-in user, or null. Spec §8: a failed session check is silent
- * and the visitor is treated as signed out. The contract (and zod with it) is imported on
- * demand, so it downloads while the request is in flight instead of growing the first chunk.
+ * and the visitor is treated as signed out. Checked by the contract's zod-free checker: every
+ * screen waits for this answer, and all of zod would be most of the first screen's app code.
  */
 export async function fetchMe(signal?: AbortSignal): Promise<SessionUser | null> {
   try {
-    const answer = await apiGet(
-      '/api/auth/me',
-      import('@sticky/contracts').then((module) => module.meResponseSchema),
-      { signal, acceptStatuses: [401] },
-    );
+    const answer = await apiGet('/api/auth/me', meResponseFirstScreenSchema, {
+      signal,
+      acceptStatuses: [401],
+    });
     return answer.success ? answer.user : null;
   } catch (error) {
     if (signal?.aborted) throw error;

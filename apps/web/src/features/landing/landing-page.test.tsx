@@ -1,5 +1,5 @@
 import { signInErrorMessages } from '@sticky/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, stubApi } from '@/app/test-support/api.ts';
@@ -83,7 +83,8 @@ describe('landing page (spec §1)', () => {
   it('explains a failed sign-in from ?error= in an alert, which can be dismissed', async () => {
     stubLandingApi();
     const { router } = renderLanding('/landing?error=not_allowed');
-    const alert = screen.getByRole('alert');
+    // The alert's code downloads only when there is an error to explain.
+    const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent("We couldn't sign you in");
     expect(alert).toHaveTextContent(signInErrorMessages.not_allowed);
 
@@ -94,16 +95,19 @@ describe('landing page (spec §1)', () => {
 
   it.each(['flow_expired', 'state_mismatch', 'email_unverified'] as const)(
     'has a message for %s',
-    (code) => {
+    async (code) => {
       stubLandingApi();
       renderLanding(`/landing?error=${code}`);
-      expect(screen.getByRole('alert')).toHaveTextContent(signInErrorMessages[code]);
+      expect(await screen.findByRole('alert')).toHaveTextContent(signInErrorMessages[code]);
     },
   );
 
-  it('shows no alert for an unknown code or none', () => {
+  it('shows no alert for an unknown code or none', async () => {
     stubLandingApi();
     renderLanding('/landing?error=%3Cscript%3E');
+    // Let the alert's lazy code arrive, so "no alert" is not just "not loaded yet".
+    await act(() => import('./sign-in-error-alert.tsx'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 

@@ -1,20 +1,31 @@
 import { Sparkles } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { useSearchParams } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { useSignInDialog } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { landingFeatures } from './landing-features.ts';
-import { SignInErrorAlert } from './sign-in-error-alert.tsx';
 import { useLandingAnalytics } from './use-landing-analytics.ts';
+
+// Only a failed sign-in needs it, and it brings the contract's messages (and zod) with it.
+const SignInErrorAlert = lazy(() =>
+  import('./sign-in-error-alert.tsx').then((module) => ({ default: module.SignInErrorAlert })),
+);
 
 /** Spec §1: the marketing and sign-in page for visitors who are not signed in. */
 export function LandingPage() {
   useDocumentTitle('Find, save and share GIFs');
   useLandingAnalytics();
   const { openSignIn, preloadSignIn } = useSignInDialog();
+  const [searchParams] = useSearchParams();
 
   return (
     <div>
-      <SignInErrorAlert />
+      {searchParams.has('error') && (
+        <Suspense fallback={null}>
+          <SignInErrorAlert />
+        </Suspense>
+      )}
       <section
         aria-labelledby="landing-title"
         className="mx-auto grid max-w-6xl items-center gap-10 py-6 md:grid-cols-2 md:py-14"

@@ -1,8 +1,12 @@
-import { contentFilterSchema, limits } from '@sticky/contracts';
+import type { limits } from '@sticky/contracts';
 import { Search } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { contentFilters } from '@/features/content/content-types.ts';
+
+// The contract's limit, typed from it so the two cannot drift (its value would bring zod).
+const maxQueryLength: (typeof limits)['maxQueryLength'] = 50;
 
 export const emptySearchMessage = 'Please write Something...';
 
@@ -28,10 +32,11 @@ export function SearchBox() {
       return;
     }
     setError(null);
-    const type = contentFilterSchema.safeParse(searchParams.get('type'));
+    const type = searchParams.get('type');
+    const isKnownType = (contentFilters as readonly (string | null)[]).includes(type);
     void navigate({
       pathname: `/search/${encodeURIComponent(query)}`,
-      search: type.success ? `?type=${type.data}` : '',
+      search: isKnownType ? `?type=${type}` : '',
     });
     setText('');
   };
@@ -51,7 +56,7 @@ export function SearchBox() {
             setText(event.target.value);
             if (error) setError(null);
           }}
-          maxLength={limits.maxQueryLength}
+          maxLength={maxQueryLength}
           autoComplete="off"
           enterKeyHint="search"
           placeholder="Search GIFs and stickers"

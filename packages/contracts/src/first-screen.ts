@@ -1,0 +1,67 @@
+import type { ClientConfig } from './api.ts';
+import type { MeResponse, SessionUser } from './auth.ts';
+
+/**
+ * Checkers for the two answers the web app's first screen waits for (`GET /api/auth/me`,
+ * `GET /api/config`) that do not need zod: zod is most of the app's own code, and any zod
+ * schema on the first screen brings its shared core with it. `meResponseSchema` and
+ * `clientConfigSchema` stay the contract: the results are typed by them, and
+ * first-screen.test.ts runs both over the same answers. Like zod, unknown keys are dropped.
+ */
+type SafeParseResult<T> =
+  { success: true; data: T } | { success: false; error: { message: string } };
+
+interface FirstScreenSchema<T> {
+  safeParse(value: unknown): SafeParseResult<T>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNullableString(value: unknown): value is string | null {
+  return value === null || typeof value === 'string';
+}
+
+function fail<T>(message: string): SafeParseResult<T> {
+  return { success: false, error: { message } };
+}
+
+function readSessionUser(value: unknown): SessionUser | null {
+  if (!isRecord(value)) return null;
+  const { id, name, email, picture } = value;
+  if (typeof id !== 'string' || typeof name !== 'string' || typeof email !== 'string') return null;
+  if (!isNullableString(picture)) return null;
+  return { id, name, email, picture };
+}
+
+export const meResponseFirstScreenSchema: FirstScreenSchema<MeResponse> = {
+  safeParse(value) {
+    if (!isRecord(value)) return fail('expected an object');
+    if (value.success === false) {
+      return value.user === null
+        ? { success: true, data: { success: false, user: null } }
+        : fail('user: expected null');
+    }
+    if (value.success !== true) return fail('success: expected a boolean');
+    const user = readSessionUser(value.user);
+    return user ? { success: true, data: { success: true, user } } : fail('user: invalid');
+  },
+};
+
+export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
+  safeParse(value) {
+    if (!isRecord(value)) return fail('expected an object');
+    const { source, apiKey, apiUrl, analyticsScriptUrl } = value;
+    if (typeof apiKey !== 'string') return fail('apiKey: expected a string');
+    if (!isNullableString(analyticsScriptUrl)) return fail('analyticsScriptUrl: invalid');
+    if (source === 'local') {
+      return { success: true, data: { source, apiKey, analyticsScriptUrl } };
+    }
+    if (source === 'giphy') {
+      if (typeof apiUrl !== 'string') return fail('apiUrl: expected a string');
+      return { success: true, data: { source, apiKey, apiUrl, analyticsScriptUrl } };
+    }
+    return fail('source: expected local or giphy');
+  },
+};
