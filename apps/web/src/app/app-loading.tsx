@@ -11,7 +11,7 @@ export function AppLoading() {
           <Logo />
         </div>
       </header>
-      <main id={mainContentId} className="flex-1">
+      <main id={mainContentId} className="min-h-dvh flex-1">
         <PageLoader />
       </main>
     </>

@@ -55,7 +55,9 @@ export function RootLayout() {
         id={mainContentId}
         tabIndex={-1}
         aria-busy={navigation.state !== 'idle'}
-        className="w-full flex-1 focus:outline-none"
+        // At least a screen tall: the footer starts below the fold, so it does not jump down
+        // (layout shift) as the screen fills in.
+        className="min-h-dvh w-full flex-1 focus:outline-none"
       >
         <div className="mx-auto w-full max-w-7xl px-4 py-6">
           <Outlet />

@@ -60,7 +60,7 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     expect(gf.trending).toHaveBeenCalledWith({ limit: 25, offset: 0, type: 'gifs', rating: 'g' });
   });
 
-  it('loads fixed_width WebP with the GIF as fallback, lazily, in a box of the right shape', async () => {
+  it('loads fixed_width WebP with the GIF as fallback, the first row at once and the rest lazily, in a box of the right shape', async () => {
     const trending = loadList(fixtureFiles.trending);
     gf.trending.mockResolvedValue(trending);
     const { container } = renderHome();
@@ -71,7 +71,15 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     expect(source).toHaveAttribute('srcset', first.images.fixed_width.webp);
     const img = container.querySelector('picture img');
     expect(img).toHaveAttribute('src', first.images.fixed_width.url);
-    expect(img).toHaveAttribute('loading', 'lazy');
+    // The first row is the largest paint: fetched at once, first.
+    expect(img).toHaveAttribute('loading', 'eager');
+    expect(img).toHaveAttribute('fetchpriority', 'high');
+    const images = [...container.querySelectorAll('picture img')];
+    const firstRow = images.filter((image) => image.getAttribute('loading') === 'eager');
+    expect(firstRow.length).toBeGreaterThan(0);
+    expect(firstRow.length).toBeLessThan(images.length);
+    expect(images.at(-1)).toHaveAttribute('loading', 'lazy');
+    expect(images.at(-1)).toHaveAttribute('fetchpriority', 'auto');
     const ratio = first.images.fixed_width.width / first.images.fixed_width.height;
     expect(screen.getAllByTestId('gif-tile')[0]!.style.aspectRatio).toBe(String(ratio));
   });

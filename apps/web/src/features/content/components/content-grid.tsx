@@ -110,6 +110,7 @@ export function ContentGrid<TQueryKey extends QueryKey>({
               item={placement.item}
               index={placement.index}
               isMotionReduced={isMotionReduced}
+              isAboveFold={placement.top === 0}
               style={{ aspectRatio: String(getAspectRatio(placement.item)) }}
             />
           </li>

@@ -11,14 +11,23 @@ interface GifTileProps {
   index: number;
   /** With reduced motion, tiles show a still until hovered or focused. */
   isMotionReduced: boolean;
+  /** First row of the grid: it is the page's largest paint, so it must not wait for layout. */
+  isAboveFold?: boolean;
   style?: CSSProperties;
 }
 
 /**
  * One grid item: a link to its page showing the 200 px wide rendition, animated WebP with the
- * GIF as fallback, loaded lazily. The box has the item's aspect ratio before anything loads.
+ * GIF as fallback, loaded lazily below the first row. The box has the item's aspect ratio before
+ * anything loads.
  */
-export function GifTile({ item, index, isMotionReduced, style }: GifTileProps) {
+export function GifTile({
+  item,
+  index,
+  isMotionReduced,
+  isAboveFold = false,
+  style,
+}: GifTileProps) {
   const [isActive, setIsActive] = useState(false);
   const animated = getRenditionSources(item.images?.fixed_width ?? item.images?.original);
   const still = getRenditionSources(
@@ -50,7 +59,8 @@ export function GifTile({ item, index, isMotionReduced, style }: GifTileProps) {
             alt={getAltText(item)}
             width={sources.width || undefined}
             height={sources.height || undefined}
-            loading="lazy"
+            loading={isAboveFold ? 'eager' : 'lazy'}
+            fetchPriority={isAboveFold ? 'high' : 'auto'}
             decoding="async"
             className="block h-full w-full object-cover"
           />
