@@ -118,8 +118,17 @@ export const items = pgTable(
     ),
   },
   (t) => [
-    index('items_search_idx').using('gin', t.searchVector),
-    index('items_search_stem_idx').using('gin', t.searchVectorStem),
+    // Searched one type at a time (GIPHY's endpoints are per type) and only listable items:
+    // one index per type, so a word common in one type is never read for another.
+    ...(['gif', 'sticker', 'text'] as const).flatMap((type) => {
+      const isListableOfType = sql.raw(`type = '${type}' AND is_indexable AND NOT is_dynamic`);
+      return [
+        index(`items_${type}_search_idx`).using('gin', t.searchVector).where(isListableOfType),
+        index(`items_${type}_search_stem_idx`)
+          .using('gin', t.searchVectorStem)
+          .where(isListableOfType),
+      ];
+    }),
     index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),
     index('items_tags_idx').using('gin', t.tags),
     index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),

@@ -2,6 +2,7 @@ import type { Rating, SearchSort } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { searchQueries } from '../../db/schema.ts';
 import { appendAnimatedQuery } from '../text/text-search.ts';
+import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
 import { listableItemsSql, loadItemsByIds } from './items.ts';
 import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
 
@@ -167,13 +168,42 @@ function rankedMatchesSql(
     WHERE (${sql.join(matchers, sql` OR `)}) AND ${filter}`;
 }
 
-/** Matching ids for one page, best first, with the exact number of matches. */
+/** How many of a query's best matches are kept: the first ten pages of 25. */
+const rankedIdsKept = 250;
+
+/** The best matches of recent queries, and how many there are in all. */
+const rankings = new VersionedCache<Page<string>>(1_000);
+
+/**
+ * Matching ids for one page, best first, with the exact number of matches. A query's first
+ * `rankedIdsKept` ids are ranked at once and kept while the catalog is unchanged: ranking reads
+ * every match (a broad word matches thousands of items), so the next pages of an infinite
+ * scroll, and everyone else searching the same words, are served from memory.
+ */
 export async function searchItemIds(
   deps: CatalogDeps,
   options: SearchOptions,
 ): Promise<Page<string>> {
   const query = prepareQuery(options.q);
   if (query.normalized === '') return { rows: [], totalCount: 0 };
+  const end = options.offset + options.limit;
+  if (end > rankedIdsKept) return rankPage(deps, query, options);
+
+  const key = JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
+  const version = await readCatalogVersion(deps);
+  let ranking = rankings.get(deps.database, key, version);
+  if (!ranking) {
+    ranking = await rankPage(deps, query, { ...options, limit: rankedIdsKept, offset: 0 });
+    rankings.set(deps.database, key, version, ranking);
+  }
+  return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
+}
+
+async function rankPage(
+  deps: CatalogDeps,
+  query: PreparedQuery,
+  options: SearchOptions,
+): Promise<Page<string>> {
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const corrections = await correctQuery(deps, query.normalized);
   const matches = rankedMatchesSql(query, corrections, filter);

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test-support/app.ts';
+import type { TestApp } from '../../test-support/app.ts';
+import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { searchItemIds } from './search.ts';
+
+/** A query's ranking is kept while the catalog is unchanged, and never past a change. */
+describe('search rankings', () => {
+  let testApp: TestApp;
+  const options = { q: 'cat', types: ['gif'] as const, limit: 2, offset: 0 };
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    await insertCatalogItems(
+      testApp.database,
+      Array.from({ length: 5 }, (_, index) => ({
+        title: `Cat number ${index + 1}`,
+        trendScore: 10 - index,
+      })),
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const countStatements = async (run: () => Promise<unknown>) => {
+    const pool = testApp.database.pool;
+    const query = pool.query.bind(pool);
+    let statements = 0;
+    pool.query = ((...args: Parameters<typeof query>) => {
+      statements += 1;
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      await run();
+    } finally {
+      pool.query = query;
+    }
+    return statements;
+  };
+
+  const titlesOf = async (ids: readonly string[]) =>
+    (
+      await testApp.database.db.execute<{ id: string; title: string }>(
+        sql`SELECT id, title FROM items WHERE id IN ${sql.raw(`('${ids.join("','")}')`)}`,
+      )
+    ).rows
+      .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+      .map((row) => row.title);
+
+  it('serves the next pages and repeats from memory, the same as ranking them again', async () => {
+    const first = await searchItemIds(testApp, options);
+    expect(first.totalCount).toBe(5);
+    expect(await titlesOf(first.rows)).toEqual(['Cat number 1', 'Cat number 2']);
+
+    await expect
+      .poll(() => countStatements(() => searchItemIds(testApp, { ...options, offset: 2 })))
+      .toBe(0);
+    const second = await searchItemIds(testApp, { ...options, offset: 2 });
+    const last = await searchItemIds(testApp, { ...options, offset: 4 });
+    expect(await titlesOf([...second.rows, ...last.rows])).toEqual([
+      'Cat number 3',
+      'Cat number 4',
+      'Cat number 5',
+    ]);
+    expect(last.totalCount).toBe(5);
+  });
+
+  it('keeps rankings apart by what was asked: type, rating, sort and the words as typed', async () => {
+    await insertCatalogItems(testApp.database, [
+      { title: 'Cat sticker', type: 'sticker', trendScore: 50 },
+      { title: 'Catnap', trendScore: 60 },
+    ]);
+    const stickers = await searchItemIds(testApp, { ...options, types: ['sticker'] });
+    expect(await titlesOf(stickers.rows)).toEqual(['Cat sticker']);
+    // "cat" typed without a space may still be "catnap"; "cat " is the whole word.
+    await expect
+      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat' })).totalCount)
+      .toBe(6);
+    expect((await searchItemIds(testApp, { ...options, q: 'cat ' })).totalCount).toBe(5);
+  });
+
+  it('never serves a ranking past a change to the catalog', async () => {
+    await searchItemIds(testApp, { ...options, q: 'cat ' });
+    const [newcomer] = await insertCatalogItems(testApp.database, [
+      { title: 'Cat newcomer', trendScore: 100 },
+    ]);
+    await expect
+      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat ' })).rows[0])
+      .toBe(newcomer);
+    await testApp.database.db.execute(
+      sql`UPDATE items SET is_indexable = false WHERE id = ${newcomer}`,
+    );
+    await expect
+      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat ' })).totalCount)
+      .toBe(5);
+  });
+});
