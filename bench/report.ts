@@ -126,6 +126,20 @@ function searchSection(entry: { data: SectionFile<SearchBenchResult> } | undefin
                 fmtRatio(e.http.c32.requestsPerSecond / b.c32.requestsPerSecond, 3),
               ];
             }),
+            ...(size.endpoints.search.cold
+              ? [
+                  [
+                    `${endpointLabels.search}, cold: each query once, no kept ranking (${size.endpoints.search.cold.requests} queries)`,
+                    `${fmtMs(size.endpoints.search.cold.httpMs.p50)} / ${fmtMs(size.endpoints.search.cold.httpMs.p95)} / ${fmtMs(size.endpoints.search.cold.httpMs.p99)}`,
+                    `${fmtMs(size.endpoints.search.cold.sqlMs.p50)} / ${fmtMs(size.endpoints.search.cold.sqlMs.p99)}`,
+                    `${fmtRatio(size.endpoints.search.cold.httpOverSqlP50)}, ${fmtRatio(size.endpoints.search.cold.httpOverSqlP99)}`,
+                    '–',
+                    '–',
+                    '–',
+                    '–',
+                  ],
+                ]
+              : []),
           ],
         ),
     );
@@ -166,29 +180,55 @@ function searchSection(entry: { data: SectionFile<SearchBenchResult> } | undefin
   const targets: string[][] = [];
   if (at100k) {
     const search = at100k.endpoints.search;
+    // The target is judged on the cold figures (a ranking computed for the request) when the
+    // run has them; the mix of 120 repeating queries is mostly served from kept rankings.
+    const cold = search.cold;
+    const p50 = cold?.httpMs.p50 ?? search.http.c1.latencyMs.p50;
+    const p99 = cold?.httpMs.p99 ?? search.http.c1.latencyMs.p99;
+    const ratio = cold?.httpOverSqlP50 ?? search.httpOverSqlP50;
+    const how = cold ? ', cold (each query once, ranked for the request)' : '';
     targets.push(
       [
-        'search p50 at 100k, c=1',
+        `search p50 at 100k, c=1${how}`,
         '≤ 10 ms',
-        `${fmtMs(search.http.c1.latencyMs.p50)} ms`,
-        fmtRatio(search.http.c1.latencyMs.p50 / 10),
-        mark(search.http.c1.latencyMs.p50 <= 10),
+        `${fmtMs(p50)} ms`,
+        fmtRatio(p50 / 10),
+        mark(p50 <= 10),
       ],
       [
-        'search p99 at 100k, c=1',
+        `search p99 at 100k, c=1${how}`,
         '≤ 40 ms',
-        `${fmtMs(search.http.c1.latencyMs.p99)} ms`,
-        fmtRatio(search.http.c1.latencyMs.p99 / 40),
-        mark(search.http.c1.latencyMs.p99 <= 40),
+        `${fmtMs(p99)} ms`,
+        fmtRatio(p99 / 40),
+        mark(p99 <= 40),
       ],
       [
-        'search HTTP ÷ raw SQL at 100k (p50)',
+        `search HTTP ÷ raw SQL at 100k (p50)${how}`,
         '≤ 1.5',
-        fmtRatio(search.httpOverSqlP50),
-        fmtRatio(search.httpOverSqlP50 / 1.5),
-        mark(search.httpOverSqlP50 <= 1.5),
+        fmtRatio(ratio),
+        fmtRatio(ratio / 1.5),
+        mark(ratio <= 1.5),
       ],
     );
+    if (cold) {
+      const warm = search.http.c1.latencyMs;
+      targets.push(
+        [
+          'search p50 at 100k, c=1, mix of 120 repeating queries',
+          '(≤ 10 ms)',
+          `${fmtMs(warm.p50)} ms`,
+          fmtRatio(warm.p50 / 10),
+          mark(warm.p50 <= 10),
+        ],
+        [
+          'search p99 at 100k, c=1, mix of 120 repeating queries',
+          '(≤ 40 ms)',
+          `${fmtMs(warm.p99)} ms`,
+          fmtRatio(warm.p99 / 40),
+          mark(warm.p99 <= 40),
+        ],
+      );
+    }
   } else {
     targets.push([
       'search at 100k',
