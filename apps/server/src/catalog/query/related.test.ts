@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test-support/app.ts';
+import type { TestApp } from '../../test-support/app.ts';
+import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { listRelatedItems } from './related.ts';
+
+describe('related items', () => {
+  let testApp: TestApp;
+  let ids: string[];
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    ids = await insertCatalogItems(testApp.database, [
+      { title: 'Source cat', tags: ['cat', 'funny'] },
+      { title: 'Funny cat', tags: ['cat', 'funny'], trendScore: 1 },
+      { title: 'Sleepy cat', tags: ['cat'], trendScore: 5 },
+      { title: 'Dog', tags: ['dog'] },
+    ]);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const related = async () =>
+    (
+      await listRelatedItems(testApp, { itemId: ids[0]!, types: ['gif'], limit: 15, offset: 0 })
+    ).rows.map((row) => row.title);
+
+  it('ranks by shared tags, then popularity, and follows changes to the catalog', async () => {
+    expect(await related()).toEqual(['Funny cat', 'Sleepy cat']);
+    await testApp.database.db.execute(
+      sql`UPDATE items SET tags = ARRAY['cat', 'funny'] WHERE id = ${ids[2]}`,
+    );
+    // Now both share two tags: the more popular comes first.
+    await expect.poll(related).toEqual(['Sleepy cat', 'Funny cat']);
+    await testApp.database.db.execute(sql`DELETE FROM items WHERE id = ${ids[1]}`);
+    await expect.poll(related).toEqual(['Sleepy cat']);
+  });
+
+  it('says which id it does not know', async () => {
+    await expect(
+      listRelatedItems(testApp, { itemId: 'nope', types: ['gif'], limit: 15, offset: 0 }),
+    ).rejects.toThrow('No item with gif_id nope');
+  });
+});
