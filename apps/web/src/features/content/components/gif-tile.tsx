@@ -11,14 +11,14 @@ interface GifTileProps {
   index: number;
   /** With reduced motion, tiles show a still until hovered or focused. */
   isMotionReduced: boolean;
-  /** First row of the grid: it is the page's largest paint, so it must not wait for layout. */
+  /** On the grid's first screen: the page's largest paint is there, so it must not wait. */
   isAboveFold?: boolean;
   style?: CSSProperties;
 }
 
 /**
  * One grid item: a link to its page showing the 200 px wide rendition, animated WebP with the
- * GIF as fallback, loaded lazily below the first row. The box has the item's aspect ratio before
+ * GIF as fallback, loaded lazily below the first screen. The box has the item's aspect ratio before
  * anything loads.
  */
 export function GifTile({
