@@ -5,11 +5,10 @@ import {
   trendingParamsSchema,
 } from '@sticky/contracts';
 import type pg from 'pg';
-import { loadItemsByIds } from '../../apps/server/src/catalog/query/items.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
-import { listRelatedItems } from '../../apps/server/src/catalog/query/related.ts';
-import { recordSearchQuery, searchItems } from '../../apps/server/src/catalog/query/search.ts';
-import { serializeItems } from '../../apps/server/src/catalog/query/serialize.ts';
+import { listRelatedItemIds } from '../../apps/server/src/catalog/query/related.ts';
+import { recordSearchQuery, searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
+import { serializeItemsJson } from '../../apps/server/src/catalog/query/serialize.ts';
 import { readTrendingPage } from '../../apps/server/src/catalog/query/trending-pages.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { summarizeLatencies } from '../lib/stats.ts';
@@ -92,10 +91,10 @@ export async function runRouteInProcess(deps: CatalogDeps, requestPath: string):
     case '/v1/gifs/search': {
       const params = searchParamsSchema.parse(query);
       const options = { ...params, q: params.q! };
-      const page = await searchItems(deps, { ...options, types });
+      const page = await searchItemIds(deps, { ...options, types });
       const isFirstHit = params.offset === 0 && page.totalCount > 0;
       await Promise.all([
-        serializeItems(deps, page.rows),
+        serializeItemsJson(deps, page.rows),
         isFirstHit ? recordSearchQuery(deps, options.q) : undefined,
       ]);
       return;
@@ -108,13 +107,13 @@ export async function runRouteInProcess(deps: CatalogDeps, requestPath: string):
     }
     case '/v1/gifs/related': {
       const params = relatedParamsSchema.parse(query);
-      const page = await listRelatedItems(deps, { ...params, itemId: params.gif_id, types });
-      await serializeItems(deps, page.rows);
+      const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
+      await serializeItemsJson(deps, page.rows);
       return;
     }
     case '/v1/gifs': {
       const { ids } = idsParamsSchema.parse(query);
-      await serializeItems(deps, await loadItemsByIds(deps, ids));
+      await serializeItemsJson(deps, ids);
       return;
     }
     default:

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
-import { listRelatedItems } from './related.ts';
+import { loadItemsByIds } from './items.ts';
+import { listRelatedItemIds } from './related.ts';
 
 describe('related items', () => {
   let testApp: TestApp;
@@ -22,10 +23,15 @@ describe('related items', () => {
     await testApp?.close();
   });
 
-  const related = async () =>
-    (
-      await listRelatedItems(testApp, { itemId: ids[0]!, types: ['gif'], limit: 15, offset: 0 })
-    ).rows.map((row) => row.title);
+  const related = async () => {
+    const page = await listRelatedItemIds(testApp, {
+      itemId: ids[0]!,
+      types: ['gif'],
+      limit: 15,
+      offset: 0,
+    });
+    return (await loadItemsByIds(testApp, page.rows)).map((row) => row.title);
+  };
 
   it('ranks by shared tags, then popularity, and follows changes to the catalog', async () => {
     expect(await related()).toEqual(['Funny cat', 'Sleepy cat']);
@@ -40,7 +46,7 @@ describe('related items', () => {
 
   it('says which id it does not know', async () => {
     await expect(
-      listRelatedItems(testApp, { itemId: 'nope', types: ['gif'], limit: 15, offset: 0 }),
+      listRelatedItemIds(testApp, { itemId: 'nope', types: ['gif'], limit: 15, offset: 0 }),
     ).rejects.toThrow('No item with gif_id nope');
   });
 });

@@ -2,11 +2,11 @@ import type { Rating } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
 import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
-import { listableItemsSql, loadItemsByIds } from './items.ts';
-import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
+import { listableItemsSql } from './items.ts';
+import type { CatalogDeps, ItemType, Page } from './items.ts';
 
 /**
- * Items related to one item: those sharing the most tags with it, then the most title words
+ * Ids of the items related to one item: those sharing the most tags with it, then the most title words
  * (English stems, so "dancing" meets "dance"), then the most popular; never the item itself.
  * Candidates share at least one tag, or a title word anywhere in their search text.
  * Per candidate (tens of thousands in a large catalog) only cheap work: the source item is
@@ -16,25 +16,20 @@ import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
  * faster at 100k items. Still, every candidate is read, so an item's first ids are kept while
  * the catalog is unchanged: a popular item's page is seen by many.
  */
-export async function listRelatedItems(
+export async function listRelatedItemIds(
   deps: CatalogDeps,
   options: RelatedOptions,
-): Promise<Page<CatalogItemRow>> {
+): Promise<Page<string>> {
   const end = options.offset + options.limit;
-  let page: Page<string>;
-  if (end > relatedIdsKept) {
-    page = await rankRelatedIds(deps, options);
-  } else {
-    const key = JSON.stringify([options.itemId, options.types, options.rating ?? null]);
-    const version = await readCatalogVersion(deps);
-    let ranking = rankings.get(deps.database, key, version);
-    if (!ranking) {
-      ranking = await rankRelatedIds(deps, { ...options, limit: relatedIdsKept, offset: 0 });
-      rankings.set(deps.database, key, version, ranking);
-    }
-    page = { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
+  if (end > relatedIdsKept) return rankRelatedIds(deps, options);
+  const key = JSON.stringify([options.itemId, options.types, options.rating ?? null]);
+  const version = await readCatalogVersion(deps);
+  let ranking = rankings.get(deps.database, key, version);
+  if (!ranking) {
+    ranking = await rankRelatedIds(deps, { ...options, limit: relatedIdsKept, offset: 0 });
+    rankings.set(deps.database, key, version, ranking);
   }
-  return { rows: await loadItemsByIds(deps, page.rows), totalCount: page.totalCount };
+  return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
 }
 
 interface RelatedOptions {

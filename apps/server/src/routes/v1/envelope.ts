@@ -15,6 +15,19 @@ export function listEnvelope<T>(data: T[], totalCount: number, offset: number) {
   return { data, pagination, meta: okMeta() };
 }
 
+/**
+ * `listEnvelope` for `data` already serialised (an array's JSON holding `count` items), sent
+ * as it is: the route must set the JSON content type.
+ */
+export function listEnvelopeJson(
+  data: { json: string; count: number },
+  totalCount: number,
+  offset: number,
+): string {
+  const pagination: Pagination = { total_count: totalCount, count: data.count, offset };
+  return `{"data":${data.json},"pagination":${JSON.stringify(pagination)},"meta":${JSON.stringify(okMeta())}}`;
+}
+
 export function singleEnvelope<T>(data: T) {
   return { data, meta: okMeta() };
 }
