@@ -6,11 +6,6 @@ export default defineProject({
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
-      // The contracts' first-screen checkers by themselves: importing them through the package's
-      // index would bring every schema, and all of zod, into the first chunk.
-      '@sticky/contracts/first-screen': fileURLToPath(
-        new URL('../../packages/contracts/src/first-screen.ts', import.meta.url),
-      ),
     },
   },
   plugins: [react()],

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { clientConfigSchema } from './api.ts';
 import { meResponseSchema } from './auth.ts';
-import { clientConfigFirstScreenSchema, meResponseFirstScreenSchema } from './first-screen.ts';
+import {
+  favoriteWriteResponseSchema,
+  favoritesResponseSchema,
+  mergeFavoritesResponseSchema,
+} from './favorites.ts';
+import {
+  clientConfigFirstScreenSchema,
+  favoriteWriteResponseFirstScreenSchema,
+  favoritesResponseFirstScreenSchema,
+  meResponseFirstScreenSchema,
+  mergeFavoritesResponseFirstScreenSchema,
+} from './first-screen.ts';
 
 const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', picture: null };
 
@@ -31,7 +42,49 @@ const configAnswers: unknown[] = [
   null,
 ];
 
+const favoritesAnswers: unknown[] = [
+  { success: true, ids: [] },
+  { success: true, ids: ['abc', 'A-b_9'], extra: 1 },
+  { success: true, ids: ['abc'], merged: true },
+  { success: true, ids: ['abc'], merged: false },
+  { success: true, ids: ['abc'], merged: 'yes' },
+  { success: true, ids: ['bad id'] },
+  { success: true, ids: ['x'.repeat(65)] },
+  { success: true, ids: [''] },
+  { success: true, ids: [1] },
+  { success: true, ids: 'abc' },
+  { success: false, ids: [] },
+  { success: true, id: 'abc', isFavorite: true },
+  { success: true, id: 'abc', isFavorite: false, ids: [] },
+  { success: true, id: 'a b', isFavorite: true },
+  { success: true, id: 'abc', isFavorite: 'no' },
+  { success: true, id: 'abc' },
+  null,
+  [],
+];
+
 describe('first-screen checkers agree with the zod contract', () => {
+  const agree = (
+    schema: { safeParse: (value: unknown) => { success: boolean; data?: unknown } },
+    checker: { safeParse: (value: unknown) => { success: boolean; data?: unknown } },
+  ) => {
+    for (const answer of favoritesAnswers) {
+      const expected = schema.safeParse(answer);
+      const actual = checker.safeParse(answer);
+      expect(actual.success, JSON.stringify(answer)).toBe(expected.success);
+      if (actual.success && expected.success) expect(actual.data).toEqual(expected.data);
+    }
+  };
+  it('favourites answers', () => {
+    agree(favoritesResponseSchema, favoritesResponseFirstScreenSchema);
+  });
+  it('merge answers', () => {
+    agree(mergeFavoritesResponseSchema, mergeFavoritesResponseFirstScreenSchema);
+  });
+  it('favourite write answers', () => {
+    agree(favoriteWriteResponseSchema, favoriteWriteResponseFirstScreenSchema);
+  });
+
   it.each(meAnswers.map((answer) => [JSON.stringify(answer), answer]))(
     'me answer %s',
     (_label, answer) => {

@@ -1,12 +1,17 @@
 import type { ClientConfig } from './api.ts';
 import type { MeResponse, SessionUser } from './auth.ts';
+import type {
+  FavoriteWriteResponse,
+  FavoritesResponse,
+  MergeFavoritesResponse,
+} from './favorites.ts';
 
 /**
- * Checkers for the two answers the web app's first screen waits for (`GET /api/auth/me`,
- * `GET /api/config`) that do not need zod: zod is most of the app's own code, and any zod
- * schema on the first screen brings its shared core with it. `meResponseSchema` and
- * `clientConfigSchema` stay the contract: the results are typed by them, and
- * first-screen.test.ts runs both over the same answers. Like zod, unknown keys are dropped.
+ * Checkers for the answers the web app's first screens wait for (`GET /api/auth/me`,
+ * `GET /api/config`, the favourites) that do not need zod: zod is most of the app's own code,
+ * and any zod schema on a first screen brings its shared core with it. The zod schemas stay
+ * the contract: the results are typed by them, and first-screen.test.ts runs both over the
+ * same answers. Like zod, unknown keys are dropped.
  */
 type SafeParseResult<T> =
   { success: true; data: T } | { success: false; error: { message: string } };
@@ -63,5 +68,43 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
       return { success: true, data: { source, apiKey, apiUrl, analyticsScriptUrl } };
     }
     return fail('source: expected local or giphy');
+  },
+};
+
+/** favoriteIdSchema's shape. */
+const favoriteIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
+function readFavoriteIds(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.every((id) => typeof id === 'string' && favoriteIdPattern.test(id))
+    ? (value as string[])
+    : null;
+}
+
+export const favoritesResponseFirstScreenSchema: FirstScreenSchema<FavoritesResponse> = {
+  safeParse(value) {
+    if (!isRecord(value) || value.success !== true) return fail('success: expected true');
+    const ids = readFavoriteIds(value.ids);
+    return ids ? { success: true, data: { success: true, ids } } : fail('ids: invalid');
+  },
+};
+
+export const mergeFavoritesResponseFirstScreenSchema: FirstScreenSchema<MergeFavoritesResponse> = {
+  safeParse(value) {
+    const parsed = favoritesResponseFirstScreenSchema.safeParse(value);
+    if (!parsed.success) return parsed;
+    const { merged } = value as Record<string, unknown>;
+    if (typeof merged !== 'boolean') return fail('merged: expected a boolean');
+    return { success: true, data: { ...parsed.data, merged } };
+  },
+};
+
+export const favoriteWriteResponseFirstScreenSchema: FirstScreenSchema<FavoriteWriteResponse> = {
+  safeParse(value) {
+    if (!isRecord(value) || value.success !== true) return fail('success: expected true');
+    const { id, isFavorite } = value;
+    if (typeof id !== 'string' || !favoriteIdPattern.test(id)) return fail('id: invalid');
+    if (typeof isFavorite !== 'boolean') return fail('isFavorite: expected a boolean');
+    return { success: true, data: { success: true, id, isFavorite } };
   },
 };

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderRoutes } from '@/app/test-support/render-app.tsx';
 
 const shipped = vi.hoisted(() => ({ credits: [] as Credit[] }));
-vi.mock('@sticky/contracts', async (importOriginal) => ({
+vi.mock('@sticky/contracts/credits-list', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   get credits() {
     return shipped.credits;

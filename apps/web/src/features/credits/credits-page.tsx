@@ -1,4 +1,4 @@
-import { credits } from '@sticky/contracts';
+import { credits } from '@sticky/contracts/credits-list';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 
 const linkClass = 'font-medium text-violet-300 underline hover:text-violet-200';

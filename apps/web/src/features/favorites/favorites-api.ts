@@ -1,3 +1,8 @@
+import {
+  favoriteWriteResponseFirstScreenSchema,
+  favoritesResponseFirstScreenSchema,
+  mergeFavoritesResponseFirstScreenSchema,
+} from '@sticky/contracts/first-screen';
 import { queryOptions } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost, apiPut } from '@/lib/api-client.ts';
 import {
@@ -5,8 +10,6 @@ import {
   readLocalFavoritesOwner,
   writeLocalFavorites,
 } from './favorites-storage.ts';
-
-const contracts = () => import('@sticky/contracts');
 
 export const favoritesQueryKey = (userId: string) => ['favorites', userId] as const;
 
@@ -24,17 +27,11 @@ export async function fetchFavoriteIds(userId: string, signal?: AbortSignal): Pr
           await apiPost(
             '/api/favorites/merge',
             { ids: local },
-            contracts().then((module) => module.mergeFavoritesResponseSchema),
+            mergeFavoritesResponseFirstScreenSchema,
             { signal },
           )
         ).ids
-      : (
-          await apiGet(
-            '/api/favorites',
-            contracts().then((module) => module.favoritesResponseSchema),
-            { signal },
-          )
-        ).ids;
+      : (await apiGet('/api/favorites', favoritesResponseFirstScreenSchema, { signal })).ids;
   // A toggle cancels this load and writes its own list: a late answer must not undo it.
   if (signal?.aborted) throw signal.reason ?? new DOMException('Aborted', 'AbortError');
   writeLocalFavorites(ids, userId);
@@ -52,13 +49,13 @@ export function addFavorite(id: string) {
   return apiPut(
     `/api/favorites/${encodeURIComponent(id)}`,
     undefined,
-    contracts().then((module) => module.favoriteWriteResponseSchema),
+    favoriteWriteResponseFirstScreenSchema,
   );
 }
 
 export function removeFavorite(id: string) {
   return apiDelete(
     `/api/favorites/${encodeURIComponent(id)}`,
-    contracts().then((module) => module.favoriteWriteResponseSchema),
+    favoriteWriteResponseFirstScreenSchema,
   );
 }
