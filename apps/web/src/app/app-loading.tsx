@@ -2,7 +2,7 @@ import { mainContentId } from '@/components/landmarks.ts';
 import { Logo } from '@/components/logo.tsx';
 import { PageLoader } from '@/components/spinner.tsx';
 
-/** Shown while the first screen's code downloads (React Router's HydrateFallback). */
+/** Shown while the first screen's code downloads (the routes' outermost Suspense fallback). */
 export function AppLoading() {
   return (
     <>

@@ -1,18 +1,20 @@
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { meQueryOptions } from '@/features/auth';
 import { AppProviders } from './providers.tsx';
 import { createQueryClient } from './query-client.ts';
-import { createAppRouter } from './router.tsx';
+import { AppRoutes, preloadPageAt } from './router.tsx';
 
 const queryClient = createQueryClient();
 // Every screen waits for the session check: start it now, alongside the first route's code.
 void queryClient.prefetchQuery(meQueryOptions);
-const router = createAppRouter();
+preloadPageAt(window.location.pathname);
 
 export function App() {
   return (
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   );
 }

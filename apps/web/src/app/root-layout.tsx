@@ -1,13 +1,22 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { MouseEvent } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { mainContentId } from '@/components/landmarks.ts';
 import { SignInDialogProvider } from '@/features/auth';
 import { SiteFooter, SiteHeader } from '@/features/navigation';
+import { getIsPageLoading, subscribePageLoads } from './lazy-page.ts';
+import { ScrollRestoration } from './scroll-restoration.tsx';
 
-function NavigationProgress() {
-  const navigation = useNavigation();
-  if (navigation.state === 'idle') return null;
+/**
+ * True while a screen's code downloads. The router keeps showing the current screen
+ * meanwhile (its updates are transitions), so this is what says something is coming.
+ */
+function useIsPageLoading() {
+  return useSyncExternalStore(subscribePageLoads, getIsPageLoading, getIsPageLoading);
+}
+
+function NavigationProgress({ isLoading }: { isLoading: boolean }) {
+  if (!isLoading) return null;
   return (
     <div
       className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-violet-500/20"
@@ -23,7 +32,7 @@ function NavigationProgress() {
 export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
-  const navigation = useNavigation();
+  const isPageLoading = useIsPageLoading();
   const previousPathname = useRef(pathname);
 
   useEffect(() => {
@@ -48,13 +57,13 @@ export function RootLayout() {
       >
         Skip to content
       </a>
-      <NavigationProgress />
+      <NavigationProgress isLoading={isPageLoading} />
       <SiteHeader />
       <main
         ref={mainRef}
         id={mainContentId}
         tabIndex={-1}
-        aria-busy={navigation.state !== 'idle'}
+        aria-busy={isPageLoading}
         // At least a screen tall: the footer starts below the fold, so it does not jump down
         // (layout shift) as the screen fills in.
         className="min-h-dvh w-full flex-1 focus:outline-none"

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { mainContentId } from '@/components/landmarks.ts';
 import { Logo } from '@/components/logo.tsx';
@@ -15,13 +15,6 @@ function isStaleChunkError(error: unknown): boolean {
 }
 
 function describeError(error: unknown): { title: string; text: string; canReload: boolean } {
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return {
-      title: 'Page not found',
-      text: 'There is nothing at this address. It may have moved, or the link may be mistyped.',
-      canReload: false,
-    };
-  }
   if (isStaleChunkError(error)) {
     return {
       title: 'Sticky has been updated',
@@ -40,11 +33,13 @@ function describeError(error: unknown): { title: string; text: string; canReload
   };
 }
 
-function ErrorDetails() {
-  const error = useRouteError();
+interface ErrorPageProps {
+  error: unknown;
+}
+
+function ErrorDetails({ error }: ErrorPageProps) {
   const { title, text, canReload } = describeError(error);
   useDocumentTitle(title);
-  if (!(isRouteErrorResponse(error) && error.status === 404)) console.error(error);
   return (
     <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="text-3xl font-bold text-white">{title}</h1>
@@ -68,18 +63,18 @@ function ErrorDetails() {
 }
 
 /** A failed screen, shown inside the layout (header and footer stay usable). */
-export function RouteError() {
-  return <ErrorDetails />;
+export function RouteError({ error }: ErrorPageProps) {
+  return <ErrorDetails error={error} />;
 }
 
 /** The layout itself failed: a bare page that depends on nothing else. */
-export function RootError() {
+export function RootError({ error }: ErrorPageProps) {
   return (
     <main id={mainContentId} className="flex-1 px-4">
       <div className="pt-6">
         <Logo />
       </div>
-      <ErrorDetails />
+      <ErrorDetails error={error} />
     </main>
   );
 }

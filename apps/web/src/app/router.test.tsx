@@ -1,9 +1,12 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { installDom } from './test-support/dom.ts';
 import { json, never, stubApi } from './test-support/api.ts';
-import { renderRoutes, testUser } from './test-support/render-app.tsx';
-import { routes } from './router.tsx';
+import { renderInRouter, testUser } from './test-support/render-app.tsx';
+import { meQueryKey } from '@/features/auth';
+import { startSignOutNavigation } from '@/features/auth/sign-out-navigation.ts';
+import { AppRoutes } from './router.tsx';
 
 // The screens other features build are stood in for: this file is about routing and guards.
 vi.mock('@/features/home', () => ({ HomePage: () => <h1>Home screen</h1> }));
@@ -56,7 +59,7 @@ describe('routes and guards (spec §2)', () => {
     ['/gif/dancing-cat-abc123', 'Item screen gif dancing-cat-abc123'],
     ['/reactions', 'Category screen reactions'],
   ])('shows %s to a signed-in user', async (url, heading) => {
-    const { router } = renderRoutes(routes, { url, session: testUser });
+    const { router } = renderInRouter(<AppRoutes />, { url, session: testUser });
     expect(
       await screen.findByRole('heading', { level: 1, name: heading }, slow),
     ).toBeInTheDocument();
@@ -66,7 +69,7 @@ describe('routes and guards (spec §2)', () => {
   it.each(['/', '/search/cats', '/favorite', '/gif/dancing-cat-abc123', '/reactions'])(
     'sends a signed-out visitor from %s to /landing',
     async (url) => {
-      const { router } = renderRoutes(routes, { url, session: null });
+      const { router } = renderInRouter(<AppRoutes />, { url, session: null });
       expect(
         await screen.findByRole('button', { name: 'Get started for free' }, slow),
       ).toBeInTheDocument();
@@ -78,7 +81,7 @@ describe('routes and guards (spec §2)', () => {
   it.each(['/', '/favorite', '/landing'])(
     'shows a loading indicator on %s while the user loads',
     async (url) => {
-      const { router } = renderRoutes(routes, { url, session: 'loading' });
+      const { router } = renderInRouter(<AppRoutes />, { url, session: 'loading' });
       expect(await screen.findByText('Checking your session…', {}, slow)).toBeInTheDocument();
       expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
       expect(router.state.location.pathname).toBe(url);
@@ -86,27 +89,27 @@ describe('routes and guards (spec §2)', () => {
   );
 
   it('sends a signed-in user from /landing to /', async () => {
-    const { router } = renderRoutes(routes, { url: '/landing', session: testUser });
+    const { router } = renderInRouter(<AppRoutes />, { url: '/landing', session: testUser });
     expect(await screen.findByRole('heading', { name: 'Home screen' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('shows the landing page to a signed-out visitor', async () => {
-    renderRoutes(routes, { url: '/landing', session: null });
+    renderInRouter(<AppRoutes />, { url: '/landing', session: null });
     expect(await screen.findByRole('heading', { level: 1 }, slow)).toHaveTextContent(
       'Say it with a GIF.',
     );
   });
 
   it('shows the credits to everyone', async () => {
-    renderRoutes(routes, { url: '/credits', session: null });
+    renderInRouter(<AppRoutes />, { url: '/credits', session: null });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Credits' }, slow),
     ).toBeInTheDocument();
   });
 
   it('answers an unknown address with a not-found page inside the layout', async () => {
-    renderRoutes(routes, { url: '/a/b/c', session: testUser });
+    renderInRouter(<AppRoutes />, { url: '/a/b/c', session: testUser });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Page not found' }),
     ).toBeInTheDocument();
@@ -115,18 +118,47 @@ describe('routes and guards (spec §2)', () => {
 
   it("shows a failing screen's message, with header and footer still there", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    renderRoutes(routes, { url: '/bad/whatever-1', session: testUser });
+    renderInRouter(<AppRoutes />, { url: '/bad/whatever-1', session: testUser });
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
+  it('leaves the error page for the next screen', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { router } = renderInRouter(<AppRoutes />, { url: '/bad/whatever-1', session: testUser });
+    await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }, slow);
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Go to the home page' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('does not redirect a second time while logging out goes to /landing', async () => {
+    const { router, queryClient } = renderInRouter(<AppRoutes />, {
+      url: '/favorite',
+      session: testUser,
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Favorites screen' }, slow);
+    act(() => {
+      startSignOutNavigation();
+      queryClient.setQueryData(meQueryKey, null);
+    });
+    expect(await screen.findByText('Loading…')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/favorite');
+    await router.navigate('/landing', { replace: true });
+    expect(
+      await screen.findByRole('button', { name: 'Get started for free' }, slow),
+    ).toBeInTheDocument();
+    expect(router.state.location.state).toBeNull();
+  });
 });
 
 describe('layout (spec §2)', () => {
   it('has a skip link, a header, the routed screen in main, and a footer', async () => {
-    renderRoutes(routes, { url: '/', session: testUser });
+    renderInRouter(<AppRoutes />, { url: '/', session: testUser });
     const heading = await screen.findByRole('heading', { name: 'Home screen' }, slow);
     const main = screen.getByRole('main');
     expect(main).toContainElement(heading);

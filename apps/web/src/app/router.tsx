@@ -1,9 +1,19 @@
-import { createBrowserRouter } from 'react-router';
+import { Suspense } from 'react';
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router';
+import {
+  createRoutesFromChildren,
+  matchRoutes,
+  Outlet,
+  Route,
+  Routes,
+  useLocation,
+} from 'react-router';
+import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { RequireGuest, RequireUser } from '@/features/auth';
 import { preloadSignedInChrome } from '@/features/navigation';
 import { AppLoading } from './app-loading.tsx';
+import { lazyPage } from './lazy-page.ts';
+import type { LazyPage } from './lazy-page.ts';
 import { RootLayout } from './root-layout.tsx';
 import { NotFoundPage, RootError, RouteError } from './route-error.tsx';
 
@@ -12,74 +22,85 @@ import { NotFoundPage, RootError, RouteError } from './route-error.tsx';
  * it (and alongside the session check started at boot), not after it.
  */
 function signedInPage(load: () => Promise<ComponentType>) {
-  return async () => {
+  return lazyPage(() => {
     preloadSignedInChrome();
-    return { Component: await load() };
-  };
+    return load();
+  });
+}
+
+const homePage = signedInPage(() => import('@/features/home').then((m) => m.HomePage));
+const searchPage = signedInPage(() => import('@/features/search').then((m) => m.SearchPage));
+const favoritesPage = signedInPage(() =>
+  import('@/features/favorites').then((m) => m.FavoritesPage),
+);
+const itemPage = signedInPage(() => import('@/features/item').then((m) => m.ItemPage));
+const categoryPage = signedInPage(() =>
+  import('@/features/categories/category-route.tsx').then((m) => m.Component),
+);
+const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
+const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
+
+/** A route's `handle`: its lazy screen, so the first one can download at boot. */
+interface PageHandle {
+  page: LazyPage;
+}
+
+function pageRoute(page: LazyPage) {
+  return { element: <page.Page />, handle: { page } satisfies PageHandle };
+}
+
+/** A failed screen shows its error inside the layout; the next address tries again. */
+function ScreenErrorBoundary() {
+  const { key } = useLocation();
+  return (
+    <ErrorBoundary resetKey={key} fallback={(error) => <RouteError error={error} />}>
+      <Outlet />
+    </ErrorBoundary>
+  );
 }
 
 /** Spec §2's routes. Static segments outrank `:category` and `:type/:slug`. */
-export const routes: RouteObject[] = [
-  {
-    Component: RootLayout,
-    ErrorBoundary: RootError,
-    HydrateFallback: AppLoading,
-    children: [
-      {
-        ErrorBoundary: RouteError,
-        children: [
-          {
-            Component: RequireUser,
-            children: [
-              {
-                index: true,
-                lazy: signedInPage(() => import('@/features/home').then((m) => m.HomePage)),
-              },
-              {
-                path: 'search/:query',
-                lazy: signedInPage(() => import('@/features/search').then((m) => m.SearchPage)),
-              },
-              {
-                path: 'favorite',
-                lazy: signedInPage(() =>
-                  import('@/features/favorites').then((m) => m.FavoritesPage),
-                ),
-              },
-              {
-                path: ':type/:slug',
-                lazy: signedInPage(() => import('@/features/item').then((m) => m.ItemPage)),
-              },
-              {
-                path: ':category',
-                lazy: async () => {
-                  preloadSignedInChrome();
-                  return import('@/features/categories/category-route.tsx');
-                },
-              },
-            ],
-          },
-          {
-            Component: RequireGuest,
-            children: [
-              {
-                path: 'landing',
-                lazy: async () => ({
-                  Component: (await import('@/features/landing')).LandingPage,
-                }),
-              },
-            ],
-          },
-          {
-            path: 'credits',
-            lazy: async () => ({ Component: (await import('@/features/credits')).CreditsPage }),
-          },
-          { path: '*', Component: NotFoundPage },
-        ],
-      },
-    ],
-  },
-];
+const routeTree = (
+  <Route element={<RootLayout />}>
+    <Route element={<ScreenErrorBoundary />}>
+      <Route element={<RequireUser />}>
+        <Route index {...pageRoute(homePage)} />
+        <Route path="search/:query" {...pageRoute(searchPage)} />
+        <Route path="favorite" {...pageRoute(favoritesPage)} />
+        <Route path=":type/:slug" {...pageRoute(itemPage)} />
+        <Route path=":category" {...pageRoute(categoryPage)} />
+      </Route>
+      <Route element={<RequireGuest />}>
+        <Route path="landing" {...pageRoute(landingPage)} />
+      </Route>
+      <Route path="credits" {...pageRoute(creditsPage)} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Route>
+  </Route>
+);
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/**
+ * Downloads the screen at `pathname` now. At boot the guards wait for the session check
+ * before rendering a screen; without this its code would only start downloading after.
+ */
+export function preloadPageAt(pathname: string) {
+  for (const match of matchRoutes(createRoutesFromChildren(routeTree), pathname) ?? []) {
+    void (match.route.handle as PageHandle | undefined)?.page.preload();
+  }
+}
+
+/**
+ * Every route of the app, for a `<BrowserRouter>` (or a `<MemoryRouter>` in tests). The
+ * first screen's download shows the loading page; later ones keep the current screen (router
+ * updates are transitions) under the layout's progress bar.
+ */
+export function AppRoutes() {
+  const { key } = useLocation();
+  return (
+    <ErrorBoundary resetKey={key} fallback={(error) => <RootError error={error} />}>
+      <Suspense fallback={<AppLoading />}>
+        <Routes>{routeTree}</Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
 }

@@ -1,11 +1,13 @@
 import type { SessionUser } from '@sticky/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter, useRoutes } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { AppToaster } from '@/components/toaster.tsx';
 import { meQueryKey } from '@/features/auth';
+import { createTestRouter } from './router-probe.tsx';
 
 export const testUser: SessionUser = {
   id: 'u1',
@@ -22,22 +24,35 @@ export interface RenderAppOptions {
   state?: unknown;
 }
 
-/** Renders routes the way the app does: TanStack Query, the router and the toast area. */
-export function renderRoutes(routes: RouteObject[], { url, session, state }: RenderAppOptions) {
+/**
+ * Renders `routes` (e.g. `<AppRoutes />`) the way the app does: TanStack Query, a router
+ * and the toast area. Returns `router` to read the location from.
+ */
+export function renderInRouter(routes: ReactNode, { url, session, state }: RenderAppOptions) {
   toast.remove();
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
   if (session !== 'loading') queryClient.setQueryData(meQueryKey, session);
   const [pathname = '/', search] = url.split('?');
-  const router = createMemoryRouter(routes, {
-    initialEntries: [{ pathname, search: search ? `?${search}` : '', state }],
-  });
+  const { router, RouterProbe } = createTestRouter();
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[{ pathname, search: search ? `?${search}` : '', state }]}>
+        {routes}
+        <RouterProbe />
+      </MemoryRouter>
       <AppToaster />
     </QueryClientProvider>,
   );
   return { ...view, router, queryClient };
+}
+
+function RouteObjects({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+/** `renderInRouter` for a few stand-in routes written as objects. */
+export function renderRoutes(routes: RouteObject[], options: RenderAppOptions) {
+  return renderInRouter(<RouteObjects routes={routes} />, options);
 }

@@ -1,5 +1,7 @@
-import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
+import { useDeferredValue, useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/spinner.tsx';
+import { endSignOutNavigation, getIsSignOutNavigating } from './sign-out-navigation.ts';
 import { useAuth } from './use-auth.ts';
 
 /** Where a signed-out visitor was going, so sign-in can bring them back there. */
@@ -7,15 +9,23 @@ export interface LandingState {
   from?: string;
 }
 
+/**
+ * The session check's end, deferred: the screen behind a guard renders in the background and
+ * the loader stays until that screen's code has downloaded (instead of a blank fallback).
+ */
+function useIsCheckingSession(isLoading: boolean) {
+  return useDeferredValue(isLoading);
+}
+
 /** Spec §2: signed-in pages wait for the session check, and send visitors to /landing. */
 export function RequireUser() {
   const { user, isLoading } = useAuth();
+  const isChecking = useIsCheckingSession(isLoading);
   const location = useLocation();
-  const navigation = useNavigation();
-  if (isLoading) return <PageLoader label="Checking your session…" />;
+  if (isChecking) return <PageLoader label="Checking your session…" />;
   if (!user) {
     // Logging out already navigates to /landing; a second redirect would only add history.
-    if (navigation.location?.pathname === '/landing') return <PageLoader />;
+    if (getIsSignOutNavigating()) return <PageLoader />;
     const state: LandingState = { from: `${location.pathname}${location.search}` };
     return <Navigate to="/landing" replace state={state} />;
   }
@@ -25,7 +35,11 @@ export function RequireUser() {
 /** Spec §2: /landing waits for the session check and sends signed-in users to /. */
 export function RequireGuest() {
   const { user, isLoading } = useAuth();
-  if (isLoading) return <PageLoader label="Checking your session…" />;
+  const isChecking = useIsCheckingSession(isLoading);
+  useEffect(() => {
+    endSignOutNavigation();
+  }, []);
+  if (isChecking) return <PageLoader label="Checking your session…" />;
   if (user) return <Navigate to="/" replace />;
   return <Outlet />;
 }

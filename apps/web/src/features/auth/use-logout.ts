@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { notify } from '@/lib/notify.ts';
 import { meQueryKey } from './me-api.ts';
 import { postLogout } from './logout-api.ts';
+import { startSignOutNavigation } from './sign-out-navigation.ts';
 
 /**
  * Spec §7: on success clear the user, toast 'Logged Out' and go to /landing; otherwise toast
@@ -18,11 +19,13 @@ export function useLogout() {
         void notify('error', 'Something went wrong');
         return;
       }
+      startSignOutNavigation();
       queryClient.setQueryData(meQueryKey, null);
       void notify('success', 'Logged Out');
       await navigate('/landing', { replace: true });
-      // Nothing the previous user saw may survive into the next session on this tab. Only
-      // now: removing queries the signed-in page still watches would make it refetch them.
+      // Nothing the previous user saw may survive into the next session on this tab. The
+      // signed-in page does not refetch what is removed here: the clearing of the user
+      // re-renders its guard, which swaps it for a loader without rendering it again.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryKey[0] });
     },
     onError: (error) => {

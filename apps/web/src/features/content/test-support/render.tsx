@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import toast, { Toaster } from 'react-hot-toast';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { createTestRouter } from '@/app/test-support/router-probe.tsx';
 
 export interface RenderRouteOptions {
   /** Route pattern the element is mounted at, e.g. `/:type/:slug`. */
@@ -23,16 +24,16 @@ export function renderRoute(element: ReactElement, { path, url }: RenderRouteOpt
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
   });
-  const router = createMemoryRouter(
-    [
-      { path, element },
-      { path: '*', element: <p>elsewhere</p> },
-    ],
-    { initialEntries: [url] },
-  );
+  const { router, RouterProbe } = createTestRouter();
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[url]}>
+        <Routes>
+          <Route path={path} element={element} />
+          <Route path="*" element={<p>elsewhere</p>} />
+        </Routes>
+        <RouterProbe />
+      </MemoryRouter>
       <Toaster />
     </QueryClientProvider>,
   );
