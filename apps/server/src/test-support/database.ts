@@ -37,3 +37,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** How many statements `run` sends through the pool (Drizzle sends every query through it). */
+export async function countStatements(
+  database: DatabaseHandle,
+  run: () => Promise<unknown>,
+): Promise<number> {
+  const pool = database.pool;
+  const query = pool.query.bind(pool);
+  let statements = 0;
+  pool.query = ((...args: Parameters<typeof query>) => {
+    statements += 1;
+    return query(...args);
+  }) as typeof pool.query;
+  try {
+    await run();
+  } finally {
+    pool.query = query;
+  }
+  return statements;
+}

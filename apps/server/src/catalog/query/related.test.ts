@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { countStatements } from '../../test-support/database.ts';
 import { loadItemsByIds } from './items.ts';
 import { listRelatedItemIds } from './related.ts';
 
@@ -35,6 +36,10 @@ describe('related items', () => {
 
   it('ranks by shared tags, then popularity, and follows changes to the catalog', async () => {
     expect(await related()).toEqual(['Funny cat', 'Sleepy cat']);
+    // A repeat is served from the kept ranking, without the database.
+    const relatedIds = () =>
+      listRelatedItemIds(testApp, { itemId: ids[0]!, types: ['gif'], limit: 15, offset: 0 });
+    await expect.poll(() => countStatements(testApp.database, relatedIds)).toBe(0);
     await testApp.database.db.execute(
       sql`UPDATE items SET tags = ARRAY['cat', 'funny'] WHERE id = ${ids[2]}`,
     );

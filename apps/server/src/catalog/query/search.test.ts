@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { countStatements } from '../../test-support/database.ts';
 import { searchItemIds } from './search.ts';
 
 /** A query's ranking is kept while the catalog is unchanged, and never past a change. */
@@ -24,22 +25,6 @@ describe('search rankings', () => {
     await testApp?.close();
   });
 
-  const countStatements = async (run: () => Promise<unknown>) => {
-    const pool = testApp.database.pool;
-    const query = pool.query.bind(pool);
-    let statements = 0;
-    pool.query = ((...args: Parameters<typeof query>) => {
-      statements += 1;
-      return query(...args);
-    }) as typeof pool.query;
-    try {
-      await run();
-    } finally {
-      pool.query = query;
-    }
-    return statements;
-  };
-
   const titlesOf = async (ids: readonly string[]) =>
     (
       await testApp.database.db.execute<{ id: string; title: string }>(
@@ -55,7 +40,9 @@ describe('search rankings', () => {
     expect(await titlesOf(first.rows)).toEqual(['Cat number 1', 'Cat number 2']);
 
     await expect
-      .poll(() => countStatements(() => searchItemIds(testApp, { ...options, offset: 2 })))
+      .poll(() =>
+        countStatements(testApp.database, () => searchItemIds(testApp, { ...options, offset: 2 })),
+      )
       .toBe(0);
     const second = await searchItemIds(testApp, { ...options, offset: 2 });
     const last = await searchItemIds(testApp, { ...options, offset: 4 });

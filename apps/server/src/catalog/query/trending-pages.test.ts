@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { countStatements } from '../../test-support/database.ts';
 import { readTrendingPage } from './trending-pages.ts';
 
 /** Trending pages are kept serialised, and must never outlive a change to what they show. */
@@ -31,22 +32,6 @@ describe('trending pages', () => {
     ).map((item) => item.title);
 
   /** Counts the statements `run` sends through the app's pool. */
-  const countStatements = async (run: () => Promise<unknown>) => {
-    const pool = testApp.database.pool;
-    const query = pool.query.bind(pool);
-    let statements = 0;
-    pool.query = ((...args: Parameters<typeof query>) => {
-      statements += 1;
-      return query(...args);
-    }) as typeof pool.query;
-    try {
-      await run();
-    } finally {
-      pool.query = query;
-    }
-    return statements;
-  };
-
   const listenerPids = async () =>
     (
       await testApp.database.db.execute<{ pid: number }>(
@@ -58,7 +43,9 @@ describe('trending pages', () => {
   it('answers a repeat from memory, without the database, once the version is announced', async () => {
     await readTrendingPage(testApp, options);
     await expect.poll(listenerPids).toHaveLength(1);
-    await expect.poll(() => countStatements(() => readTrendingPage(testApp, options))).toBe(0);
+    await expect
+      .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
+      .toBe(0);
     const page = await readTrendingPage(testApp, options);
     expect(page.count).toBe(3);
     expect(page.totalCount).toBe(3);
@@ -107,6 +94,8 @@ describe('trending pages', () => {
     await expect.poll(titles).toContain('Lost and found');
     // It reconnects and the page is served from memory again.
     await expect.poll(listenerPids).toHaveLength(1);
-    await expect.poll(() => countStatements(() => readTrendingPage(testApp, options))).toBe(0);
+    await expect
+      .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
+      .toBe(0);
   });
 });
