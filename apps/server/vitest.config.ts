@@ -8,5 +8,8 @@ export default defineProject({
     globalSetup: ['./src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // What a poll waits for here is another process (PostgreSQL's NOTIFY, a reconnect after a
+    // pause of a second): on a loaded machine that can take longer than the default second.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

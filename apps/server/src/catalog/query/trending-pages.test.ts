@@ -92,7 +92,7 @@ describe('trending pages', () => {
       sql`UPDATE items SET title = 'Lost and found' WHERE id = ${ids[0]}`,
     );
     await expect.poll(titles).toContain('Lost and found');
-    // It reconnects and the page is served from memory again.
+    // It reconnects (after a pause of a second) and the page is served from memory again.
     await expect.poll(listenerPids).toHaveLength(1);
     await expect
       .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
