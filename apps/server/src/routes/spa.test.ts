@@ -28,6 +28,16 @@ describe('SPA serving', () => {
     }
   });
 
+  it("asks the browser to fetch the landing page's hero image with the page, and only there", async () => {
+    const landing = await testApp.app.inject({
+      url: '/landing?error=access_denied',
+      headers: { accept: 'text/html' },
+    });
+    expect(landing.headers.link).toBe('</landing/hero.svg>; rel=preload; as=image');
+    const home = await testApp.app.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(home.headers.link).toBeUndefined();
+  });
+
   it('serves hashed assets as immutable', async () => {
     const response = await testApp.app.inject('/assets/app-1234.js');
     expect(response.statusCode).toBe(200);

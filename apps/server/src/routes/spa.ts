@@ -44,6 +44,10 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
           .type('text/plain; charset=utf-8')
           .send('The web app is not built yet. Run "npm run build", then restart the server.');
       }
+      // The landing page's largest image: fetched with the page, not after its JS has run.
+      if (request.url === '/landing' || request.url.startsWith('/landing?')) {
+        reply.header('link', '</landing/hero.svg>; rel=preload; as=image');
+      }
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')

@@ -72,6 +72,8 @@ export class VersionedCache<V> {
     Map<string, { version: number; value: V }>
   >();
 
+  private readonly pendingByDatabase = new WeakMap<DatabaseHandle, Map<string, Promise<V>>>();
+
   constructor(private readonly maxEntries: number) {}
 
   private entries(database: DatabaseHandle) {
@@ -90,6 +92,37 @@ export class VersionedCache<V> {
     entries.delete(key);
     entries.set(key, entry);
     return entry.value;
+  }
+
+  /**
+   * The kept value, or `make`'s: made once however many ask for it at the same moment (32
+   * requests for a new trending page, or a related row that takes a second to rank, share one
+   * query instead of queueing 32 behind each other).
+   */
+  async getOrMake(
+    database: DatabaseHandle,
+    key: string,
+    version: number | undefined,
+    make: () => Promise<V>,
+  ): Promise<V> {
+    const kept = this.get(database, key, version);
+    if (kept !== undefined) return kept;
+    let pending = this.pendingByDatabase.get(database);
+    if (!pending) {
+      pending = new Map();
+      this.pendingByDatabase.set(database, pending);
+    }
+    const pendingKey = `${version ?? ''}|${key}`;
+    const inFlight = pending.get(pendingKey);
+    if (inFlight) return inFlight;
+    const made = make()
+      .then((value) => {
+        this.set(database, key, version, value);
+        return value;
+      })
+      .finally(() => pending.delete(pendingKey));
+    pending.set(pendingKey, made);
+    return made;
   }
 
   /** Keeps `value` under the version read before it was made (never a newer one). */

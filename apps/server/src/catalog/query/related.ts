@@ -24,11 +24,9 @@ export async function listRelatedItemIds(
   if (end > relatedIdsKept) return rankRelatedIds(deps, options);
   const key = JSON.stringify([options.itemId, options.types, options.rating ?? null]);
   const version = await readCatalogVersion(deps);
-  let ranking = rankings.get(deps.database, key, version);
-  if (!ranking) {
-    ranking = await rankRelatedIds(deps, { ...options, limit: relatedIdsKept, offset: 0 });
-    rankings.set(deps.database, key, version, ranking);
-  }
+  const ranking = await rankings.getOrMake(deps.database, key, version, () =>
+    rankRelatedIds(deps, { ...options, limit: relatedIdsKept, offset: 0 }),
+  );
   return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
 }
 

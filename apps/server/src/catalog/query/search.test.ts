@@ -54,6 +54,23 @@ describe('search rankings', () => {
     expect(last.totalCount).toBe(5);
   });
 
+  it('ranks a query once however many ask for it at the same moment', async () => {
+    // Listening, so a kept ranking costs nothing: what is counted below is the ranking alone.
+    await expect
+      .poll(() => countStatements(testApp.database, () => searchItemIds(testApp, options)))
+      .toBe(0);
+    const once = await countStatements(testApp.database, () =>
+      searchItemIds(testApp, { ...options, q: 'number 1' }),
+    );
+    const together = await countStatements(testApp.database, () =>
+      Promise.all(
+        Array.from({ length: 5 }, () => searchItemIds(testApp, { ...options, q: 'number 2' })),
+      ),
+    );
+    expect(once).toBeGreaterThan(0);
+    expect(together).toBe(once);
+  });
+
   it('keeps rankings apart by what was asked: type, rating, sort and the words as typed', async () => {
     await insertCatalogItems(testApp.database, [
       { title: 'Cat sticker', type: 'sticker', trendScore: 50 },

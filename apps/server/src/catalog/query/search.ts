@@ -191,11 +191,9 @@ export async function searchItemIds(
 
   const key = JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
   const version = await readCatalogVersion(deps);
-  let ranking = rankings.get(deps.database, key, version);
-  if (!ranking) {
-    ranking = await rankPage(deps, query, { ...options, limit: rankedIdsKept, offset: 0 });
-    rankings.set(deps.database, key, version, ranking);
-  }
+  const ranking = await rankings.getOrMake(deps.database, key, version, () =>
+    rankPage(deps, query, { ...options, limit: rankedIdsKept, offset: 0 }),
+  );
   return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
 }
 

@@ -35,16 +35,9 @@ export async function readTrendingPage(
     options.offset,
   ].join('|');
   const version = await readCatalogVersion(deps);
-  const cached = pages.get(deps.database, key, version);
-  if (cached) return cached;
-
-  const page = await listTrendingItems(deps, options);
-  const data = await serializeItems(deps, page.rows);
-  const fresh: TrendingPage = {
-    dataJson: JSON.stringify(data),
-    count: data.length,
-    totalCount: page.totalCount,
-  };
-  pages.set(deps.database, key, version, fresh);
-  return fresh;
+  return pages.getOrMake(deps.database, key, version, async () => {
+    const page = await listTrendingItems(deps, options);
+    const data = await serializeItems(deps, page.rows);
+    return { dataJson: JSON.stringify(data), count: data.length, totalCount: page.totalCount };
+  });
 }
