@@ -89,7 +89,17 @@ async function main(): Promise<number> {
   const mode = isQuick ? 'quick' : 'full';
   const date = new Date().toISOString().slice(0, 10);
   const commit = readGit(['rev-parse', '--short', 'HEAD']);
-  const isDirty = readGit(['status', '--porcelain', '--untracked-files=no']) !== '';
+  // The bench's own output (this README, the results) does not make a run's code dirty.
+  const isDirty =
+    readGit([
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      '.',
+      ':!bench/README.md',
+      ':!bench/results',
+    ]) !== '';
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   fs.mkdirSync(resultsDir, { recursive: true });
   const written: string[] = [];
