@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { searchQueries } from '../../db/schema.ts';
 import { appendAnimatedQuery } from '../text/text-search.ts';
 import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
-import { listableItemsSql, loadItemsByIds } from './items.ts';
-import type { CatalogDeps, CatalogItemRow, ItemType, Page } from './items.ts';
+import { listableItemsSql } from './items.ts';
+import type { CatalogDeps, ItemType, Page } from './items.ts';
 
 export interface SearchOptions {
   q: string;
@@ -221,27 +221,18 @@ async function rankPage(
   return { rows: [], totalCount: Number(counted.rows[0]?.total ?? 0) };
 }
 
-/** A page of search results (item rows in rank order) for one set of types. */
-export async function searchItems(
-  deps: CatalogDeps,
-  options: SearchOptions,
-): Promise<Page<CatalogItemRow>> {
-  const page = await searchItemIds(deps, options);
-  return { rows: await loadItemsByIds(deps, page.rows), totalCount: page.totalCount };
-}
-
 /**
  * `text/search`: animated-text items of the catalog. Kept apart from the other types so
  * on-the-fly renderings of the query can be added to this branch alone.
  */
-export async function searchTextItems(
+export async function searchTextItemIds(
   deps: CatalogDeps,
   options: Omit<SearchOptions, 'types'>,
-): Promise<Page<CatalogItemRow>> {
+): Promise<Page<string>> {
   return appendAnimatedQuery(
     deps,
     options,
-    await searchItems(deps, { ...options, types: ['text'] }),
+    await searchItemIds(deps, { ...options, types: ['text'] }),
   );
 }
 

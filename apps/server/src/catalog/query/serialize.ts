@@ -216,6 +216,12 @@ export async function serializeItems(
   });
 }
 
+/** `data` already serialised: an array's JSON holding `count` items. */
+export interface SerializedItems {
+  json: string;
+  count: number;
+}
+
 /** Items as sent, kept while the catalog is unchanged: about 4 KB each, so about 20 MB. */
 const itemJsonCache = new VersionedCache<string>(5_000);
 
@@ -228,7 +234,7 @@ const itemJsonCache = new VersionedCache<string>(5_000);
 export async function serializeItemsJson(
   deps: CatalogDeps,
   ids: readonly string[],
-): Promise<{ json: string; count: number }> {
+): Promise<SerializedItems> {
   if (ids.length === 0) return { json: '[]', count: 0 };
   const version = await readCatalogVersion(deps);
   const keyOf = (id: string) => `${deps.config.publicUrl}|${id}`;

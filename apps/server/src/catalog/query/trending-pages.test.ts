@@ -26,7 +26,7 @@ describe('trending pages', () => {
 
   const titles = async () =>
     (
-      JSON.parse((await readTrendingPage(testApp, options)).dataJson) as Array<{
+      JSON.parse((await readTrendingPage(testApp, options)).data.json) as Array<{
         title: string;
       }>
     ).map((item) => item.title);
@@ -47,7 +47,7 @@ describe('trending pages', () => {
       .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
       .toBe(0);
     const page = await readTrendingPage(testApp, options);
-    expect(page.count).toBe(3);
+    expect(page.data.count).toBe(3);
     expect(page.totalCount).toBe(3);
   });
 
@@ -67,7 +67,9 @@ describe('trending pages', () => {
     await db.execute(sql`UPDATE creators SET display_name = 'The Studio'`);
     const thirdItem = async () =>
       (
-        JSON.parse((await readTrendingPage(testApp, { ...options, offset: 2 })).dataJson) as Array<{
+        JSON.parse(
+          (await readTrendingPage(testApp, { ...options, offset: 2 })).data.json,
+        ) as Array<{
           title: string;
           user?: { display_name: string };
         }>

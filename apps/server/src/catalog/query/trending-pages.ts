@@ -2,13 +2,12 @@ import type { Rating } from '@sticky/contracts';
 import type { CatalogDeps, ItemType } from './items.ts';
 import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
 import { serializeItems } from './serialize.ts';
+import type { SerializedItems } from './serialize.ts';
 import { listTrendingItems } from './trending.ts';
 
 /** One trending page as sent: its items already in GIPHY's JSON. */
 export interface TrendingPage {
-  /** `data`, serialised. */
-  dataJson: string;
-  count: number;
+  data: SerializedItems;
   totalCount: number;
 }
 
@@ -38,6 +37,9 @@ export async function readTrendingPage(
   return pages.getOrMake(deps.database, key, version, async () => {
     const page = await listTrendingItems(deps, options);
     const data = await serializeItems(deps, page.rows);
-    return { dataJson: JSON.stringify(data), count: data.length, totalCount: page.totalCount };
+    return {
+      data: { json: JSON.stringify(data), count: data.length },
+      totalCount: page.totalCount,
+    };
   });
 }

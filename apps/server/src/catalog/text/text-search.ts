@@ -1,6 +1,6 @@
 import { animateParamsSchema } from '@sticky/contracts';
 import type { ImportDeps } from '../import/import-media.ts';
-import type { CatalogItemRow, Page } from '../query/items.ts';
+import type { Page } from '../query/items.ts';
 import { animateText } from './animate.ts';
 import { textStyleIds } from './styles.ts';
 
@@ -12,8 +12,8 @@ import { textStyleIds } from './styles.ts';
 export async function appendAnimatedQuery(
   deps: ImportDeps,
   options: { q: string; limit: number; offset: number },
-  catalog: Page<CatalogItemRow>,
-): Promise<Page<CatalogItemRow>> {
+  catalog: Page<string>,
+): Promise<Page<string>> {
   const parsed = animateParamsSchema.shape.m.safeParse(options.q);
   // A query we cannot draw (too long for a sticker) gets the catalog's answer alone.
   if (!parsed.success) return catalog;
@@ -23,5 +23,5 @@ export async function appendAnimatedQuery(
   const end = Math.min(renderings, options.offset + options.limit - catalog.totalCount);
   if (end <= start) return { rows: catalog.rows, totalCount };
   const rows = await animateText(deps, parsed.data);
-  return { rows: [...catalog.rows, ...rows.slice(start, end)], totalCount };
+  return { rows: [...catalog.rows, ...rows.slice(start, end).map((row) => row.id)], totalCount };
 }

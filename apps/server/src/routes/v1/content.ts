@@ -10,16 +10,23 @@ import {
 } from '@sticky/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
-import type { CatalogItemRow, ItemType } from '../../catalog/query/items.ts';
+import type { ItemType } from '../../catalog/query/items.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
-import { recordSearchQuery, searchItemIds, searchTextItems } from '../../catalog/query/search.ts';
+import { recordSearchQuery, searchItemIds, searchTextItemIds } from '../../catalog/query/search.ts';
 import { serializeItems, serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { v1RateLimit } from './access.ts';
-import { listEnvelope, listEnvelopeJson, okMeta, parseParams, singleEnvelope } from './envelope.ts';
+import {
+  listEnvelope,
+  listEnvelopeJson,
+  parseParams,
+  sendJson,
+  singleEnvelope,
+  singleEnvelopeJson,
+} from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
 const itemTypeBySegment: Record<ContentFilter, ItemType> = {
@@ -45,12 +52,7 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
       const params = parseParams(trendingParamsSchema, request.query);
       // Kept serialised while the catalog is unchanged (trending-pages.ts): sent as is.
       const page = await readTrendingPage(deps, { ...params, types });
-      reply.type('application/json; charset=utf-8');
-      return listEnvelopeJson(
-        { json: page.dataJson, count: page.count },
-        page.totalCount,
-        params.offset,
-      );
+      return sendJson(reply, listEnvelopeJson(page.data, page.totalCount, params.offset));
     });
 
     // Text search draws the query when it is new (text-search.ts): CPU, so rate-limited.
@@ -58,25 +60,21 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
     app.get(`/${segment}/search`, searchOptions, async (request, reply) => {
       const params = parseParams(searchParamsSchema, request.query);
       const options = { ...params, q: params.q! };
-      const isText = segment === 'text';
-      // Text search may add renderings of the query; other types are served from kept JSON.
-      const page = isText
-        ? await searchTextItems(deps, options)
-        : await searchItemIds(deps, { ...options, types });
+      // Text search adds renderings of the query itself (text-search.ts).
+      const page =
+        segment === 'text'
+          ? await searchTextItemIds(deps, options)
+          : await searchItemIds(deps, { ...options, types });
       const isFirstHit = params.offset === 0 && page.totalCount > 0;
-      const recorded = isFirstHit
-        ? recordSearchQuery(deps, options.q).catch((error: unknown) =>
-            request.log.warn({ err: error }, 'could not record a search query'),
-          )
-        : undefined;
-      if (isText) {
-        const rows = page.rows as CatalogItemRow[];
-        const [data] = await Promise.all([serializeItems(deps, rows), recorded]);
-        return listEnvelope(data, page.totalCount, params.offset);
-      }
-      const [data] = await Promise.all([serializeItemsJson(deps, page.rows as string[]), recorded]);
-      reply.type('application/json; charset=utf-8');
-      return listEnvelopeJson(data, page.totalCount, params.offset);
+      const [data] = await Promise.all([
+        serializeItemsJson(deps, page.rows),
+        isFirstHit
+          ? recordSearchQuery(deps, options.q).catch((error: unknown) =>
+              request.log.warn({ err: error }, 'could not record a search query'),
+            )
+          : undefined,
+      ]);
+      return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
     });
   }
 
@@ -87,8 +85,7 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
       const params = parseParams(relatedParamsSchema, request.query);
       const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
       const data = await serializeItemsJson(deps, page.rows);
-      reply.type('application/json; charset=utf-8');
-      return listEnvelopeJson(data, page.totalCount, params.offset);
+      return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
     });
 
     app.get(`/${segment}/random`, async (request, reply) => {
@@ -111,17 +108,14 @@ export const contentRoutes: FastifyPluginAsync = async (app) => {
   app.get('/gifs', async (request, reply) => {
     const { ids } = parseParams(idsParamsSchema, request.query);
     const data = await serializeItemsJson(deps, ids);
-    reply.type('application/json; charset=utf-8');
-    return listEnvelopeJson(data, data.count, 0);
+    return sendJson(reply, listEnvelopeJson(data, data.count, 0));
   });
 
   app.get('/gifs/:id', async (request, reply) => {
     const { id } = parseParams(itemIdPathSchema, request.params);
     const data = await serializeItemsJson(deps, [id]);
     if (data.count === 0) throw new AppError('not_found', `No item with id ${id}`);
-    reply.type('application/json; charset=utf-8');
-    // One item: its JSON is the array's only element.
-    return `{"data":${data.json.slice(1, -1)},"meta":${JSON.stringify(okMeta())}}`;
+    return sendJson(reply, singleEnvelopeJson(data));
   });
 
   app.get('/gifs/search/tags', async (request) => {

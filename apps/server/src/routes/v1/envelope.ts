@@ -1,6 +1,8 @@
 import type { Meta, Pagination } from '@sticky/contracts';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { tooLongIssue } from '@sticky/contracts';
+import type { SerializedItems } from '../../catalog/query/serialize.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { createResponseId } from '../../lib/response-id.ts';
 
@@ -15,17 +17,24 @@ export function listEnvelope<T>(data: T[], totalCount: number, offset: number) {
   return { data, pagination, meta: okMeta() };
 }
 
-/**
- * `listEnvelope` for `data` already serialised (an array's JSON holding `count` items), sent
- * as it is: the route must set the JSON content type.
- */
+/** `listEnvelope` for items already serialised; send it with `sendJson`. */
 export function listEnvelopeJson(
-  data: { json: string; count: number },
+  data: SerializedItems,
   totalCount: number,
   offset: number,
 ): string {
   const pagination: Pagination = { total_count: totalCount, count: data.count, offset };
   return `{"data":${data.json},"pagination":${JSON.stringify(pagination)},"meta":${JSON.stringify(okMeta())}}`;
+}
+
+/** `singleEnvelope` for one item already serialised (the array's only element). */
+export function singleEnvelopeJson(data: SerializedItems): string {
+  return `{"data":${data.json.slice(1, -1)},"meta":${JSON.stringify(okMeta())}}`;
+}
+
+/** Sends an envelope built as text as it is, typed as the JSON it is. */
+export function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 export function singleEnvelope<T>(data: T) {
