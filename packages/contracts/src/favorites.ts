@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { favoriteIdPattern } from './first-screen.ts';
 
 /**
  * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`). Favourites
@@ -6,7 +7,7 @@ import { z } from 'zod';
  */
 export const favoriteIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'An item id is 1 to 64 letters, digits, "-" or "_".');
+  .regex(favoriteIdPattern, 'An item id is 1 to 64 letters, digits, "-" or "_".');
 export type FavoriteId = z.infer<typeof favoriteIdSchema>;
 
 /** How many favourites one account keeps; more is refused, not silently dropped. */

@@ -71,8 +71,11 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
   },
 };
 
-/** favoriteIdSchema's shape. */
-const favoriteIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`): the shape
+ * `favoriteIdSchema` checks, kept here so the zod-free checkers below use the same one.
+ */
+export const favoriteIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 function readFavoriteIds(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
