@@ -54,7 +54,6 @@ export function Component() {
                     <Link
                       to={{ search: `?sub=${encodeURIComponent(entry.name_encoded)}` }}
                       aria-current={isCurrent ? 'page' : undefined}
-                      preventScrollReset
                       className={`block rounded-full px-4 py-1.5 text-sm font-semibold capitalize ${
                         isCurrent
                           ? 'bg-gradient-to-r from-violet-600 to-fuchsia-600 text-white'

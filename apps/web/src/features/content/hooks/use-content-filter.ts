@@ -18,15 +18,13 @@ export function useContentFilter(): [ContentFilter, (next: ContentFilter) => voi
   const filter = parseContentFilter(searchParams.get('type'));
   const setFilter = useCallback(
     (next: ContentFilter) => {
-      setSearchParams(
-        (current) => {
-          const params = new URLSearchParams(current);
-          if (next === 'gifs') params.delete('type');
-          else params.set('type', next);
-          return params;
-        },
-        { preventScrollReset: true },
-      );
+      // A query-only change keeps the scroll position (app/scroll-restoration.tsx).
+      setSearchParams((current) => {
+        const params = new URLSearchParams(current);
+        if (next === 'gifs') params.delete('type');
+        else params.set('type', next);
+        return params;
+      });
     },
     [setSearchParams],
   );
