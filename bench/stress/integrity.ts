@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
+import { listFilesUnder } from '../../apps/server/src/test-support/files.ts';
 
 export interface IntegrityReport {
   items: number;
@@ -18,14 +19,6 @@ export interface IntegrityReport {
   isIntact: boolean;
 }
 
-function walk(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
-
 /** The catalog and the media folder agree: every item whole, every file accounted for. */
 export async function checkIntegrity(
   database: DatabaseHandle,
@@ -36,7 +29,7 @@ export async function checkIntegrity(
   );
   const paths = await database.pool.query<{ path: string }>('SELECT DISTINCT path FROM renditions');
   const referenced = new Set(paths.rows.map((row) => row.path));
-  const files = walk(mediaDir);
+  const files = listFilesUnder(mediaDir);
   const staging = files.filter((file) => path.relative(mediaDir, file).startsWith('.'));
   const stored = files.filter((file) => !path.relative(mediaDir, file).startsWith('.'));
   const onDisk = new Set(stored.map((file) => path.relative(mediaDir, file)));

@@ -6,20 +6,13 @@ import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import { listRoutes, WRITE_METHODS } from './route-inventory.ts';
+import { listFilesUnder } from '../test-support/files.ts';
 
 const badGifsDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../../../shared/data/bad-gifs',
 );
 const hasBadGifs = fs.existsSync(badGifsDir);
-
-function walk(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
 
 /**
  * The hostile GIFs from decoder test suites, sent to every HTTP write route as an upload
@@ -88,7 +81,7 @@ describe.skipIf(!hasBadGifs)('bad GIFs sent to every HTTP write route', () => {
     }
     const items = await testApp.database.pool.query('SELECT count(*)::int AS n FROM items');
     expect(items.rows[0].n).toBe(0);
-    expect(walk(testApp.config.mediaDir)).toEqual([]);
+    expect(listFilesUnder(testApp.config.mediaDir)).toEqual([]);
   });
 });
 

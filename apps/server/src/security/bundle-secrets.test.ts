@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webDistDir } from '../routes/spa.ts';
+import { listFilesUnder } from '../test-support/files.ts';
 
 const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
 
@@ -32,16 +33,9 @@ const secretShapes: Array<[label: string, pattern: RegExp]> = [
   ['a Google OAuth client secret', /GOCSPX-[\w-]{20,}/],
 ];
 
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).flatMap((entry) => {
-    if (!entry.isFile()) return [];
-    return [path.join(entry.parentPath, entry.name)];
-  });
-}
-
 function findLeaks(dir: string, values: string[]): string[] {
   const leaks: string[] = [];
-  for (const file of filesUnder(dir)) {
+  for (const file of listFilesUnder(dir)) {
     const text = fs.readFileSync(file, 'latin1');
     const name = path.relative(dir, file);
     for (const value of values) {
@@ -97,7 +91,7 @@ describe('no secret in the built web app', () => {
 
   it('builds a bundle that holds none of the secrets present at build time', () => {
     expect(fs.existsSync(path.join(outDir, 'index.html'))).toBe(true);
-    expect(filesUnder(outDir).length).toBeGreaterThan(2);
+    expect(listFilesUnder(outDir).length).toBeGreaterThan(2);
     expect(findLeaks(outDir, Object.values(secrets))).toEqual([]);
   });
 

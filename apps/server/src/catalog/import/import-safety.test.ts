@@ -10,6 +10,7 @@ import { findFfmpeg, importMedia } from './import-media.ts';
 import type { ItemMetadata } from './import-media.ts';
 import { cleanupIncompleteImports } from './media-files.ts';
 import { closeMediaProcessors } from './media-processor.ts';
+import { listFilesUnder } from '../../test-support/files.ts';
 
 /** A small animated GIF made here: `frames` frames of a moving square, 60 ms each. */
 async function makeAnimation(frames: number, size = 48, transparent = false): Promise<Buffer> {
@@ -50,10 +51,8 @@ async function makeAnimation(frames: number, size = 48, transparent = false): Pr
 
 /** Every file under the media folder, relative to it. */
 function listMedia(mediaDir: string): string[] {
-  return fs
-    .readdirSync(mediaDir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(mediaDir, path.join(entry.parentPath, entry.name)))
+  return listFilesUnder(mediaDir)
+    .map((file) => path.relative(mediaDir, file))
     .sort();
 }
 
