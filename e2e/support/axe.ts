@@ -14,11 +14,20 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the page as it is now and fails on any serious or critical violation.
- * axe is evaluated through the DevTools protocol, not page.addScriptTag: our
+ * Runs axe-core on the page once its finite animations have ended (a menu fading in has not
+ * reached its colours yet, and axe would judge the contrast of a frame in between) and fails
+ * on any serious or critical violation. axe is evaluated through the DevTools protocol, not page.addScriptTag: our
  * Content-Security-Policy (script-src 'self') rightly refuses the inline script that makes.
  */
 export async function expectNoSeriousAxeViolations(page: Page, where: string): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
