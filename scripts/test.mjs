@@ -23,6 +23,17 @@ const steps = [
   ['browser tests (playwright + chromium)', 'npx', ['playwright', 'test']],
 ];
 
+// npm runs scripts with node_modules/.bin first on PATH, where the `node` package puts Node 24
+// (docs/architecture.md, "Runtime"): the tests must run on the runtime `npm start` uses.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  console.error(
+    `npm test runs on Node 24 LTS (from the \`node\` dev dependency); this is Node ${process.version}. Run \`npm install\` first.`,
+  );
+  process.exit(1);
+}
+console.log(`Node ${process.version}`);
+
 fs.mkdirSync('.tmp', { recursive: true });
 for (const file of ['.tmp/vitest.json', '.tmp/playwright.json']) fs.rmSync(file, { force: true });
 
