@@ -1,0 +1,2 @@
+// Import boundaries of apps/server (docs/architecture.md, "Boundaries"): routes → services → db.
+export const serverBoundaries = [];
