@@ -13,7 +13,7 @@ import { runImportCrash } from './stress/import-crash.ts';
 import { runObservatory } from './stress/observatory.ts';
 import { runLoad } from './stress/load.ts';
 import type { Target } from './stress/load.ts';
-import { sniffImageType } from '../apps/server/src/security/sniff-image.ts';
+import { sniffImageType } from '../apps/server/src/test-support/sniff-image.ts';
 import { repoRoot, startServer } from './stress/server.ts';
 import type { StressServer } from './stress/server.ts';
 
@@ -256,8 +256,8 @@ await phase('fuzz', async () => {
       'run',
       '--project',
       'server',
-      'apps/server/src/security/hostile-input.test.ts',
-      'apps/server/src/security/sign-in-attacks.test.ts',
+      'apps/server/src/routes/hostile-input.test.ts',
+      'apps/server/src/auth/sign-in-attacks.test.ts',
     ],
     {
       cwd: repoRoot,

@@ -1,25 +1,24 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import type { SessionUser } from '@sticky/contracts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
 import type { AppConfig } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { crossSitePlugin } from './plugins/cross-site.ts';
-import { errorHandlerPlugin, handleFrameworkError } from './plugins/error-handler.ts';
-import { securityPlugin } from './plugins/security.ts';
-import { sessionPlugin } from './plugins/session.ts';
-import { analyticsRoutes } from './routes/analytics.ts';
-import { authRoutes } from './routes/auth.ts';
-import { configRoutes } from './routes/config.ts';
-import { eventsRoutes } from './routes/events.ts';
-import { favoritesRoutes } from './routes/favorites.ts';
+import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { routeInventoryPlugin } from './plugins/route-inventory.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { sessionsPlugin } from './plugins/session.ts';
+import { apiPlugin } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { spaRoutes } from './routes/spa.ts';
-import { v1Routes } from './routes/v1/index.ts';
+import { v1Plugin } from './routes/v1/index.ts';
 
 /** What /readyz says about the starter catalog (seeded behind the running server). */
 export interface CatalogState {
@@ -39,7 +38,7 @@ declare module 'fastify' {
     deps: AppDeps;
   }
   interface FastifyRequest {
-    /** The signed-in user, resolved from the session cookie by plugins/session.ts. */
+    /** The signed-in user: resolved from the session cookie by the APIs (plugins/session.ts). */
     user: SessionUser | null;
   }
 }
@@ -47,8 +46,17 @@ declare module 'fastify' {
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   webDistDir?: string;
+  /** Creates the HTTP server (tests: one already listening on a port the system chose). */
+  serverFactory?: FastifyServerOptions['serverFactory'];
+  /** The rate limits' window (one minute unless a test needs a longer one). */
+  rateLimitWindowMs?: number;
 }
 
+/**
+ * The composition root (docs/architecture.md, "Request flow"): server-wide plugins first,
+ * then each API as an encapsulated plugin with its own hooks and error answers, then media,
+ * the local sign-in issuer and the web app.
+ */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).child === 'function'
@@ -56,6 +64,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false };
   const app = Fastify({
     ...loggerOption,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     trustProxy: deps.config.isProduction,
     bodyLimit: 64 * 1024,
     // Requests that stall must not hold a connection forever.
@@ -63,27 +72,28 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Bad %-escapes and over-long path parameters: our envelope, not Fastify's bare one.
     frameworkErrors: handleFrameworkError,
-  });
+  }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  // One declaration per route validates, types, serializes and documents (docs/api.md).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Errors outside the APIs (health, the web app): /api's envelope.
+  answerErrorsAsApi(app, { isNotFoundToo: false });
 
-  await app.register(errorHandlerPlugin);
-  await app.register(securityPlugin);
+  await app.register(routeInventoryPlugin);
+  await app.register(openApiPlugin);
+  await app.register(securityHeadersPlugin);
   // Text answers (the SPA's scripts above all) go out compressed to clients that accept it.
   await app.register(compress, { encodings: ['br', 'gzip'] });
   await app.register(cookie, { secret: deps.sessionSecret });
-  await app.register(rateLimit, { global: false });
-  await app.register(crossSitePlugin);
-  await app.register(sessionPlugin);
+  await app.register(rateLimitPlugin, { timeWindowMs: options.rateLimitWindowMs });
+  await app.register(sessionsPlugin);
 
   await app.register(healthRoutes);
-  await app.register(authRoutes, { prefix: '/api/auth' });
-  await app.register(localIssuerRoutes, { prefix: '/oidc' });
-  await app.register(favoritesRoutes, { prefix: '/api/favorites' });
-  await app.register(configRoutes, { prefix: '/api/config' });
-  await app.register(analyticsRoutes, { prefix: '/api/analytics' });
-  await app.register(eventsRoutes, { prefix: '/api/events' });
-  await app.register(v1Routes, { prefix: '/v1' });
+  await app.register(apiPlugin, { prefix: '/api' });
+  await app.register(v1Plugin, { prefix: '/v1' });
   await app.register(mediaRoutes, { prefix: '/media' });
+  await app.register(localIssuerRoutes, { prefix: '/oidc' });
   await app.register(spaRoutes, { distDir: options.webDistDir });
 
   return app;

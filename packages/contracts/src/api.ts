@@ -1,9 +1,46 @@
 import { z } from 'zod';
 
+/**
+ * Every code an `/api` error carries, shared by the server (AppError) and the web app. Under
+ * `/v1` the same errors travel in GIPHY's `{meta}` envelope, by status alone.
+ */
+export const apiErrorCodeSchema = z.enum([
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'range_not_satisfiable',
+  'uri_too_long',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+  'unavailable',
+]);
+export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
+
+/** The HTTP status each error code is answered with. */
+export const apiErrorStatusByCode = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  range_not_satisfiable: 416,
+  uri_too_long: 414,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const satisfies Record<ApiErrorCode, number>;
+export type ApiErrorStatus = (typeof apiErrorStatusByCode)[ApiErrorCode];
+
 /** Error body of every `/api/*` endpoint. */
 export const apiErrorSchema = z.object({
   success: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string() }),
+  error: z.object({ code: apiErrorCodeSchema, message: z.string() }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
@@ -21,3 +58,22 @@ export const clientConfigSchema = z.discriminatedUnion('source', [
   }),
 ]);
 export type ClientConfig = z.infer<typeof clientConfigSchema>;
+
+/** `GET /healthz`: the process answers. */
+export const healthResponseSchema = z.object({ status: z.literal('ok') });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** `GET /readyz`: the database answers; `catalog` says how far the starter catalog is. */
+export const readyResponseSchema = z.object({
+  status: z.literal('ok'),
+  database: z.literal('ok'),
+  catalog: z.enum(['off', 'seeding', 'ready', 'failed']),
+});
+export type ReadyResponse = z.infer<typeof readyResponseSchema>;
+
+/** `GET /readyz` while the database does not answer (503). */
+export const notReadyResponseSchema = z.object({
+  status: z.literal('unavailable'),
+  database: z.literal('unreachable'),
+});
+export type NotReadyResponse = z.infer<typeof notReadyResponseSchema>;

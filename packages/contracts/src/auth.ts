@@ -17,6 +17,26 @@ export type MeResponse = z.infer<typeof meResponseSchema>;
 export const logoutResponseSchema = z.object({ success: z.boolean() });
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
 
+/** `GET /api/auth/googleAuth`: where to go once signed in (a path on this site). */
+export const googleAuthQuerySchema = z.object({
+  returnTo: z.string().optional().meta({ description: 'A path on this site; "/" when absent.' }),
+});
+export type GoogleAuthQuery = z.infer<typeof googleAuthQuerySchema>;
+
+/**
+ * `GET /api/auth/callback`: the issuer's answer. Only `state` and `error` are read here; the
+ * whole query (code, iss, …) goes to the OpenID client as it came.
+ */
+export const signInCallbackQuerySchema = z
+  .object({
+    state: z.string().optional(),
+    error: z.string().optional(),
+    code: z.string().optional(),
+    iss: z.string().optional(),
+  })
+  .loose();
+export type SignInCallbackQuery = z.infer<typeof signInCallbackQuerySchema>;
+
 /** Codes the sign-in routes put in `/landing?error=<code>`; the landing page explains each. */
 export const signInErrorCodeSchema = z.enum([
   'state_mismatch',

@@ -10,6 +10,10 @@ export const favoriteIdSchema = z
   .regex(favoriteIdPattern, 'An item id is 1 to 64 letters, digits, "-" or "_".');
 export type FavoriteId = z.infer<typeof favoriteIdSchema>;
 
+/** `PUT` / `DELETE /api/favorites/{id}` */
+export const favoriteParamsSchema = z.object({ id: favoriteIdSchema });
+export type FavoriteParams = z.infer<typeof favoriteParamsSchema>;
+
 /** How many favourites one account keeps; more is refused, not silently dropped. */
 export const maxFavoritesPerUser = 2000;
 

@@ -59,6 +59,13 @@ const wholeNumber = (name: string, fallback: number, min: number, max: number, c
         return z.NEVER;
       }
       return number;
+    })
+    .meta({
+      type: 'integer',
+      minimum: min,
+      maximum: clampTo ?? max,
+      default: fallback,
+      description: `${name}, a whole number from ${min} to ${max}${clampTo !== undefined ? ' (more is served at the maximum)' : ''}`,
     });
 
 /** `limit`: default 25 (5 for autocomplete), anything above the maximum is served at it. */
@@ -84,6 +91,11 @@ export const ratingParam = z
       return z.NEVER;
     }
     return parsed.data;
+  })
+  .meta({
+    type: 'string',
+    enum: ['g', 'pg', 'pg-13', 'r', 'y'],
+    description: 'The highest rating to include (y is served as g).',
   });
 
 export const langParam = z
@@ -100,7 +112,8 @@ export const langParam = z
       return z.NEVER;
     }
     return text.toLowerCase();
-  });
+  })
+  .meta({ type: 'string', description: 'A 2-letter ISO 639-1 language code, such as en.' });
 
 export const searchSortSchema = z.enum(['relevant', 'recent']);
 export type SearchSort = z.infer<typeof searchSortSchema>;
@@ -120,30 +133,49 @@ export const sortParam = z
       return z.NEVER;
     }
     return parsed.data;
-  });
+  })
+  .meta({ type: 'string', enum: ['relevant', 'recent'], default: 'relevant' });
 
-/** A search term: required or optional, at most 50 characters (longer → 414, as GIPHY). */
-const termParam = (name: string, isRequired: boolean) =>
+/** A search term, spaces collapsed; undefined when absent, NEVER (with an issue) when bad. */
+function readTerm(name: string, value: unknown, ctx: z.RefinementCtx): string | undefined {
+  const text = readSingle(name, value, ctx)?.replace(/\s+/g, ' ');
+  if (text !== undefined && [...text].length > limits.maxQueryLength) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name} must be at most ${limits.maxQueryLength} characters`,
+      params: { status: tooLongIssue },
+    });
+  }
+  return text;
+}
+
+const termMeta = (description: string) => ({
+  type: 'string' as const,
+  maxLength: limits.maxQueryLength,
+  description: `${description} At most ${limits.maxQueryLength} characters (longer: 414).`,
+});
+
+/** A required search term, at most 50 characters (longer → 414, as GIPHY). */
+const requiredTermParam = (name: string, description: string) =>
   z
     .unknown()
-    .optional()
-    .transform((value, ctx) => {
-      const text = readSingle(name, value, ctx)?.replace(/\s+/g, ' ');
+    .transform((value, ctx): string => {
+      const text = readTerm(name, value, ctx);
       if (text === undefined) {
-        if (!isRequired) return undefined;
         ctx.addIssue({ code: 'custom', message: `${name} is required` });
         return z.NEVER;
       }
-      if ([...text].length > limits.maxQueryLength) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be at most ${limits.maxQueryLength} characters`,
-          params: { status: tooLongIssue },
-        });
-        return z.NEVER;
-      }
       return text;
-    });
+    })
+    .meta(termMeta(description));
+
+/** An optional search term, at most 50 characters (longer → 414, as GIPHY). */
+const optionalTermParam = (name: string, description: string) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string | undefined => readTerm(name, value, ctx))
+    .meta(termMeta(description));
 
 const itemIdParam = (name: string) =>
   z
@@ -160,7 +192,8 @@ const itemIdParam = (name: string) =>
         return z.NEVER;
       }
       return text;
-    });
+    })
+    .meta({ type: 'string', pattern: itemIdPattern.source, description: 'An item id.' });
 
 export const trendingParamsSchema = z.object({
   limit: limitParam(),
@@ -170,14 +203,14 @@ export const trendingParamsSchema = z.object({
 export type TrendingParams = z.output<typeof trendingParamsSchema>;
 
 export const searchParamsSchema = z.object({
-  q: termParam('q', true),
+  q: requiredTermParam('q', "The search words (GIPHY's operators: @user, -word, or)."),
   limit: limitParam(),
   offset: offsetParam,
   rating: ratingParam,
   lang: langParam,
   sort: sortParam,
 });
-export type SearchParams = z.output<typeof searchParamsSchema> & { q: string };
+export type SearchParams = z.output<typeof searchParamsSchema>;
 
 export const idsParamsSchema = z.object({
   ids: z
@@ -203,11 +236,23 @@ export const idsParamsSchema = z.object({
         return z.NEVER;
       }
       return ids;
+    })
+    .meta({
+      type: 'string',
+      description: `Up to ${maxIds} item ids, separated by commas.`,
     }),
 });
 export type IdsParams = z.output<typeof idsParamsSchema>;
 
 export const itemIdPathSchema = z.object({ id: itemIdParam('id') });
+
+/** `gifs/categories/{category}` and `gifs/categories/{category}/{subcategory}`. */
+export const categoryPathSchema = z.object({
+  category: z.string().meta({ description: 'A category, as its name_encoded.' }),
+});
+export const subcategoryPathSchema = categoryPathSchema.extend({
+  subcategory: z.string().meta({ description: 'A subcategory, as its name_encoded.' }),
+});
 
 export const relatedParamsSchema = z.object({
   gif_id: itemIdParam('gif_id'),
@@ -218,7 +263,7 @@ export const relatedParamsSchema = z.object({
 export type RelatedParams = z.output<typeof relatedParamsSchema>;
 
 export const randomParamsSchema = z.object({
-  tag: termParam('tag', false),
+  tag: optionalTermParam('tag', 'Only items with this tag.'),
   rating: ratingParam,
 });
 export type RandomParams = z.output<typeof randomParamsSchema>;
@@ -250,9 +295,9 @@ export type CategoryItemsParams = z.output<typeof categoryItemsParamsSchema>;
 
 /** `gifs/search/tags` (autocomplete): GIPHY's default page is 5 suggestions. */
 export const autocompleteParamsSchema = z.object({
-  q: termParam('q', true),
+  q: requiredTermParam('q', 'The start of a tag.'),
   limit: limitParam(5),
   offset: offsetParam,
   rating: ratingParam,
 });
-export type AutocompleteParams = z.output<typeof autocompleteParamsSchema> & { q: string };
+export type AutocompleteParams = z.output<typeof autocompleteParamsSchema>;

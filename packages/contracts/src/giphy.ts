@@ -165,3 +165,9 @@ export const limits = {
   relatedLimit: 15,
   descriptionPreview: 60,
 } as const;
+
+/** The envelopes `/v1` answers with, per kind of data. */
+export const itemListEnvelopeSchema = listEnvelopeSchema(giphyItemSchema);
+export const singleItemEnvelopeSchema = singleEnvelopeSchema(giphyItemSchema);
+export const tagSuggestionListEnvelopeSchema = listEnvelopeSchema(tagSuggestionSchema);
+export const categoryListEnvelopeSchema = listEnvelopeSchema(categorySchema);

@@ -55,6 +55,10 @@ const phraseParam = z
       return z.NEVER;
     }
     return text;
+  })
+  .meta({
+    type: 'string',
+    description: `The phrase to animate: at most ${maxAnimatePhraseLength} characters (longer: 414).`,
   });
 
 /** `text/animate?m=…`: the phrase, and GIPHY's paging over the renderings (one per style). */

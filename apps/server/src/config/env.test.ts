@@ -25,11 +25,20 @@ describe('loadConfig', () => {
 
   it('says exactly what is wrong with PORT', () => {
     expect(problemsOf({ PORT: 'abc' })).toEqual([
-      'PORT must be a number from 1 to 65535, got "abc"',
+      'PORT must be a number from 0 (any free port) to 65535, got "abc"',
     ]);
     expect(problemsOf({ PORT: '70000' })).toEqual([
-      'PORT must be a number from 1 to 65535, got "70000"',
+      'PORT must be a number from 0 (any free port) to 65535, got "70000"',
     ]);
+  });
+
+  it('takes PORT=0 (a free port the system picks) with the PUBLIC_URL it needs', () => {
+    expect(problemsOf({ PORT: '0' })).toEqual([
+      'PORT=0 (any free port) needs PUBLIC_URL: the URL people reach the server at',
+    ]);
+    const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://sticky.example' }, '/srv/sticky');
+    expect(config.port).toBe(0);
+    expect(config.publicUrl).toBe('https://sticky.example');
   });
 
   it('reports every bad value at once, one line each', () => {

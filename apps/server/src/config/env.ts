@@ -78,10 +78,10 @@ const envSchema = z
       .transform((value, ctx) => {
         if (value === undefined || value.trim() === '') return 3000;
         const port = Number(value);
-        if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65535) {
+        if (!/^\d+$/.test(value.trim()) || port > 65535) {
           ctx.addIssue({
             code: 'custom',
-            message: `PORT must be a number from 1 to 65535, got ${JSON.stringify(value)}`,
+            message: `PORT must be a number from 0 (any free port) to 65535, got ${JSON.stringify(value)}`,
           });
           return z.NEVER;
         }
@@ -189,6 +189,13 @@ const envSchema = z
         code: 'custom',
         message:
           'No sign-in provider is configured: in production set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (or OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET); the local demo sign-in is only for development',
+      });
+    }
+    // Links, cookies and sign-in name the public URL; with a port not known in advance, say it.
+    if (env.PORT === 0 && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PORT=0 (any free port) needs PUBLIC_URL: the URL people reach the server at',
       });
     }
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {

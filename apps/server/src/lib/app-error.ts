@@ -1,36 +1,16 @@
+import { apiErrorStatusByCode } from '@sticky/contracts';
+import type { ApiErrorCode, ApiErrorStatus } from '@sticky/contracts';
+
+/** The codes of the contracts' `apiErrorCodeSchema`: the web app reads the same ones. */
+export type AppErrorCode = ApiErrorCode;
+
 /**
- * The one error type services throw. The error handler (plugins/error-handler.ts) maps it to
- * HTTP: GIPHY's `{meta}` envelope under /v1, `{success: false, error}` elsewhere.
+ * The one error type services throw. Each API maps it to its own envelope in one module
+ * (plugins/error-handler.ts): GIPHY's `{meta}` under /v1, `{success: false, error}` under /api
+ * (docs/api.md, "Errors").
  */
-export type AppErrorCode =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'uri_too_long'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal';
-
-const statusByCode: Record<AppErrorCode, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  uri_too_long: 414,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  unavailable: 503,
-  internal: 500,
-};
-
 export class AppError extends Error {
-  readonly status: number;
+  readonly status: ApiErrorStatus;
 
   constructor(
     readonly code: AppErrorCode,
@@ -39,7 +19,7 @@ export class AppError extends Error {
   ) {
     super(message);
     this.name = 'AppError';
-    this.status = statusByCode[code];
+    this.status = apiErrorStatusByCode[code];
   }
 }
 

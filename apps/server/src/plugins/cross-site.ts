@@ -12,16 +12,15 @@ function hasBody(request: FastifyRequest): boolean {
 }
 
 /**
- * Refuses state-changing requests that come from another site. Browsers send Sec-Fetch-Site
- * and Origin on cross-site writes; a request with neither is not from a browser page
- * (curl, server to server) and carries no ambient cookie risk of that kind.
+ * Refuses state-changing requests that come from another site, for the plugin that registers
+ * it (/api; docs/security.md, "Cross-site rules"). Browsers send Sec-Fetch-Site and Origin on
+ * cross-site writes; a request with neither is not from a browser page (curl, server to
+ * server) and carries no ambient cookie risk of that kind.
  */
 export const crossSitePlugin = fp(async (app: FastifyInstance) => {
   const allowedOrigin = new URL(app.deps.config.publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    // The local sign-in issuer receives its own form posts; oidc-provider checks those.
-    if (request.url.startsWith('/oidc/')) return;
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
@@ -30,9 +29,9 @@ export const crossSitePlugin = fp(async (app: FastifyInstance) => {
     if (origin && origin !== allowedOrigin && origin !== `${request.protocol}://${request.host}`) {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
     }
-    // Our API takes JSON only. Plain-text and form bodies are what a page on another site can
+    // The API takes JSON only. Plain-text and form bodies are what a page on another site can
     // send without asking (a "simple" request), so they are refused before being read.
-    if (request.url.startsWith('/api/') && hasBody(request)) {
+    if (hasBody(request)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') {
         throw new AppError(

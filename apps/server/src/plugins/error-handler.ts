@@ -1,8 +1,18 @@
+import type { ApiError, ErrorEnvelope } from '@sticky/contracts';
+import { apiErrorSchema, errorEnvelopeSchema, tooLongIssue } from '@sticky/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { createResponseId } from '../lib/response-id.ts';
-import { setFallbackSecurityHeaders } from './security.ts';
+import { setFallbackSecurityHeaders } from './security-headers.ts';
+
+/**
+ * Everything thrown becomes one AppError, and each API has one mapping of AppError to its
+ * envelope: `/api` answers `{success: false, error: {code, message}}`, `/v1` answers GIPHY's
+ * `{meta: {status, msg, response_id}}` (docs/api.md, "Errors"). Each API plugin installs its
+ * mapping as its own error and not-found handler; nothing here looks at the URL except the
+ * router's own errors, which Fastify raises before any plugin is chosen.
+ */
 
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -54,13 +64,42 @@ function storageMessage(error: unknown): string | undefined {
   return undefined;
 }
 
+const validationSubjects: Record<string, string> = {
+  body: 'request body',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/**
+ * A request that failed its route's zod schema. The first problem is the message: the
+ * contracts' own messages (custom issues, which name their parameter and become GIPHY's
+ * `meta.msg`) as they are, zod's generic ones prefixed with what and where. A too-long search
+ * term is 414, as GIPHY answers it.
+ */
+function fromValidationError(error: FastifyError): AppError {
+  const subject = validationSubjects[error.validationContext ?? ''] ?? 'request';
+  if (!hasZodFastifySchemaValidationErrors(error)) {
+    return new AppError('bad_request', `Invalid ${subject}: ${error.message}`);
+  }
+  const [issue] = error.validation;
+  const params = issue?.params as { params?: { status?: string } } | undefined;
+  if (issue?.keyword === 'custom') {
+    const isTooLong = params?.params?.status === tooLongIssue;
+    return new AppError(isTooLong ? 'uri_too_long' : 'bad_request', issue.message ?? 'Invalid.');
+  }
+  const where = (issue?.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  return new AppError(
+    'bad_request',
+    `Invalid ${subject}: ${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}`,
+  );
+}
+
 /** Turns anything thrown into our one error type, so there is one mapping to HTTP. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) {
-    return new AppError('bad_request', fastifyError.message);
-  }
+  if (fastifyError.validation) return fromValidationError(fastifyError);
   if (fastifyError.statusCode === 429) {
     return new AppError('rate_limited', 'Too many requests, please slow down and try again.');
   }
@@ -72,6 +111,9 @@ export function toAppError(error: unknown): AppError {
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     return new AppError('bad_request', 'Request body is not valid JSON.');
+  }
+  if (fastifyError.statusCode === 416) {
+    return new AppError('range_not_satisfiable', 'The requested range is outside the file.');
   }
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError(
@@ -87,25 +129,73 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', 'Something went wrong on our side.');
 }
 
-export function isGiphyPath(url: string): boolean {
-  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+/** `/api`'s error body. */
+export function toApiErrorBody(error: AppError): ApiError {
+  return { success: false, error: { code: error.code, message: error.message } };
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
-  if (error.status === 503) reply.header('retry-after', '5');
-  reply.status(error.status);
-  if (isGiphyPath(request.url)) {
-    return reply.send({
-      meta: { status: error.status, msg: error.message, response_id: createResponseId() },
-    });
-  }
-  return reply.send({ success: false, error: { code: error.code, message: error.message } });
+/** `/v1`'s error body: GIPHY's envelope, by status alone. */
+export function toGiphyErrorBody(error: AppError): ErrorEnvelope {
+  return { meta: { status: error.status, msg: error.message, response_id: createResponseId() } };
+}
+
+/** The error answers every `/api` route documents (its schema's `response`). */
+export const apiErrorResponses = { '4xx': apiErrorSchema, '5xx': apiErrorSchema } as const;
+
+/** The error answers every `/v1` route documents: GIPHY's `{meta}`. */
+export const giphyErrorResponses = {
+  '4xx': errorEnvelopeSchema,
+  '5xx': errorEnvelopeSchema,
+} as const;
+
+type ErrorBody = (error: AppError) => ApiError | ErrorEnvelope;
+
+function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  toBody: ErrorBody,
+): FastifyReply {
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (appError.status === 503) reply.header('retry-after', '5');
+  return reply.status(appError.status).send(toBody(appError));
+}
+
+/** Answers anything thrown in `/api`'s envelope. */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  return sendError(request, reply, error, toApiErrorBody);
+}
+
+function notFound(request: FastifyRequest): AppError {
+  return new AppError('not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`);
 }
 
 /**
- * Errors the router raises before any route or hook runs (a path with broken percent-encoding,
- * a path parameter over maxParamLength). Fastify answers those with its own body and none of
- * our headers unless told otherwise; this keeps them in our envelope, with safe headers.
+ * This plugin's errors and unknown paths in `/api`'s envelope; call it inside the plugin. The
+ * root uses only the error half: its not-found answer is the web app's (routes/spa.ts).
+ */
+export function answerErrorsAsApi(app: FastifyInstance, options = { isNotFoundToo: true }): void {
+  app.setErrorHandler((error, request, reply) => sendApiError(request, reply, error));
+  if (options.isNotFoundToo) {
+    app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
+  }
+}
+
+/** This plugin's errors and unknown paths in GIPHY's envelope (`/v1`). */
+export function answerErrorsAsGiphy(app: FastifyInstance): void {
+  const send = (request: FastifyRequest, reply: FastifyReply, error: unknown) =>
+    sendError(request, reply, error, toGiphyErrorBody);
+  app.setErrorHandler((error, request, reply) => send(request, reply, error));
+  app.setNotFoundHandler((request, reply) => send(request, reply, notFound(request)));
+}
+
+/**
+ * Errors the router raises before any route or plugin is chosen (a path with broken
+ * percent-encoding, a path parameter over maxParamLength). Fastify offers only this one
+ * server-wide option for them (`frameworkErrors`), so it is the one place that picks the
+ * envelope by path prefix (docs/architecture.md, "Request flow"). The answer gets the strictest
+ * headers, as no hook has run.
  */
 export function handleFrameworkError(
   error: FastifyError,
@@ -120,15 +210,6 @@ export function handleFrameworkError(
         : toAppError(error);
   setFallbackSecurityHeaders(reply, request.server.deps.config);
   reply.header('cache-control', 'no-store');
-  return sendError(request, reply, appError);
+  const isGiphyPath = /^\/v1(?:[/?]|$)/.test(request.url);
+  return sendError(request, reply, appError, isGiphyPath ? toGiphyErrorBody : toApiErrorBody);
 }
-
-export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
-    if (appError.status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-    }
-    return sendError(request, reply, appError);
-  });
-});

@@ -1,5 +1,12 @@
-import type { LogoutResponse, MeResponse, SignInErrorCode } from '@sticky/contracts';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { SignInErrorCode } from '@sticky/contracts';
+import {
+  googleAuthQuerySchema,
+  logoutResponseSchema,
+  meResponseSchema,
+  signInCallbackQuerySchema,
+} from '@sticky/contracts';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseReturnTo } from '../auth/return-to.ts';
 import {
@@ -15,57 +22,76 @@ import {
   readFlowCookie,
   setFlowCookie,
 } from '../auth/sign-in-flow.ts';
-import { toAppError } from '../plugins/error-handler.ts';
+import { apiErrorResponses, toAppError } from '../plugins/error-handler.ts';
 
-// Generous enough for a busy household behind one address, tight enough to stop hammering.
-// Per account once signed in: a whole office behind one NAT address must not share one budget.
-const ME_RATE_LIMIT = {
-  max: 600,
-  timeWindow: '1 minute',
-  keyGenerator: (request: FastifyRequest) =>
-    request.user ? `user:${request.user.id}` : `ip:${request.ip}`,
-};
-const SIGN_IN_RATE_LIMIT = { max: 60, timeWindow: '1 minute' };
-const LOGOUT_RATE_LIMIT = { max: 60, timeWindow: '1 minute' };
-
-const googleAuthQuerySchema = z.object({ returnTo: z.string().optional() });
-const callbackQuerySchema = z.object({
-  state: z.string().optional(),
-  error: z.string().optional(),
-});
-
-function signInErrorCodeFor(error: unknown): SignInErrorCode {
-  if (error instanceof SignInError) return error.code;
-  return toAppError(error).code === 'rate_limited' ? 'rate_limited' : 'server_error';
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The sign-in error a bad query on this sign-in route is shown as. */
+    signInErrorOnBadRequest?: SignInErrorCode;
+  }
 }
 
-export const authRoutes: FastifyPluginAsync = async (app) => {
+const redirectResponse = (description: string) => ({
+  302: z.undefined().describe(description),
+});
+
+/** Where a failed sign-in sends the browser: `/landing?error=<code>`. */
+function signInErrorCodeFor(error: unknown, request: FastifyRequest): SignInErrorCode {
+  if (error instanceof SignInError) return error.code;
+  const appError = toAppError(error);
+  if (appError.code === 'rate_limited') return 'rate_limited';
+  const isBadRequest = appError.status === 400 || (error as FastifyError).validation !== undefined;
+  return (isBadRequest && request.routeOptions.config.signInErrorOnBadRequest) || 'server_error';
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, database, sessionSecret } = app.deps;
   const sessionCookie = sessionCookieName(config);
   const signIn = createSignInService({ config, db: database.db, sessionSecret });
 
-  app.get('/me', { config: { rateLimit: ME_RATE_LIMIT } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    if (!request.user) {
-      return reply.status(401).send({ success: false, user: null } satisfies MeResponse);
-    }
-    return { success: true, user: request.user } satisfies MeResponse;
-  });
+  app.get(
+    '/me',
+    {
+      // Generous enough for a busy household behind one address, tight enough to stop hammering.
+      config: { rateLimit: { max: 600 } },
+      schema: {
+        summary: 'Who is signed in',
+        response: { 200: meResponseSchema, 401: meResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (!request.user) {
+        return reply.status(401).send({ success: false as const, user: null });
+      }
+      return { success: true as const, user: request.user };
+    },
+  );
 
   // Cross-site posts never get here: plugins/cross-site.ts answers them with 403.
-  app.post('/logout', { config: { rateLimit: LOGOUT_RATE_LIMIT } }, async (request, reply) => {
-    const token = request.cookies[sessionCookie];
-    if (token) await deleteSession(database.db, token);
-    const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
-    reply.clearCookie(sessionCookie, cookieOptions);
-    reply.header('cache-control', 'no-store');
-    return { success: true } satisfies LogoutResponse;
-  });
+  app.post(
+    '/logout',
+    {
+      config: { rateLimit: { max: 60 } },
+      schema: {
+        summary: 'Sign out: the session ends and its cookie is cleared',
+        response: { 200: logoutResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[sessionCookie];
+      if (token) await deleteSession(database.db, token);
+      const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
+      reply.clearCookie(sessionCookie, cookieOptions);
+      reply.header('cache-control', 'no-store');
+      return { success: true };
+    },
+  );
 
   // The browser navigates to these two itself, so every failure becomes a page it can show.
-  await app.register(async (navigation: FastifyInstance) => {
+  const navigationRoutes: FastifyPluginAsyncZod = async (navigation) => {
     navigation.setErrorHandler((error, request, reply) => {
-      const code = signInErrorCodeFor(error);
+      const code = signInErrorCodeFor(error, request);
       if (code === 'server_error') {
         request.log.error({ err: error }, 'sign-in failed');
       } else {
@@ -80,14 +106,19 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
 
     navigation.get(
       '/googleAuth',
-      { config: { rateLimit: SIGN_IN_RATE_LIMIT } },
+      {
+        config: { rateLimit: { max: 60 }, signInErrorOnBadRequest: 'invalid_return_to' },
+        schema: {
+          summary: 'Start signing in: off to the sign-in provider',
+          description:
+            'A browser navigation: every answer is a redirect, failures to `/landing?error=<code>`.',
+          querystring: googleAuthQuerySchema,
+          response: redirectResponse('To the sign-in provider, or to /landing?error=<code>.'),
+        },
+      },
       async (request, reply) => {
-        const query = googleAuthQuerySchema.safeParse(request.query);
-        if (!query.success) {
-          throw new SignInError('invalid_return_to', 'returnTo is not a single value');
-        }
-        const returnTo =
-          query.data.returnTo === undefined ? '/' : parseReturnTo(query.data.returnTo);
+        const { returnTo: asked } = request.query;
+        const returnTo = asked === undefined ? '/' : parseReturnTo(asked);
         if (returnTo === null) {
           throw new SignInError('invalid_return_to', 'returnTo points off this site');
         }
@@ -99,7 +130,16 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
 
     navigation.get(
       '/callback',
-      { config: { rateLimit: SIGN_IN_RATE_LIMIT } },
+      {
+        config: { rateLimit: { max: 60 }, signInErrorOnBadRequest: 'state_mismatch' },
+        schema: {
+          summary: "The sign-in provider's answer",
+          description:
+            'A browser navigation: signed in, back to where sign-in started; failures to `/landing?error=<code>`.',
+          querystring: signInCallbackQuerySchema,
+          response: redirectResponse('To the returnTo path, or to /landing?error=<code>.'),
+        },
+      },
       async (request, reply) => {
         const saved = readFlowCookie(request, config);
         if (saved.status === 'missing' || saved.status === 'expired') {
@@ -109,14 +149,13 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
           throw new SignInError('state_mismatch', 'sign-in flow cookie failed its signature');
         }
         const { flow } = saved;
-        const query = callbackQuerySchema.safeParse(request.query);
-        if (!query.success || query.data.state !== flow.state) {
+        if (request.query.state !== flow.state) {
           throw new SignInError('state_mismatch', 'state is missing or not the one we sent');
         }
-        if (query.data.error !== undefined) {
+        if (request.query.error !== undefined) {
           throw new SignInError(
-            query.data.error === 'access_denied' ? 'access_denied' : 'provider_error',
-            `issuer answered ${query.data.error}`,
+            request.query.error === 'access_denied' ? 'access_denied' : 'provider_error',
+            `issuer answered ${request.query.error}`,
           );
         }
 
@@ -134,5 +173,6 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
         return reply.header('cache-control', 'no-store').redirect(flow.returnTo, 302);
       },
     );
-  });
+  };
+  await app.register(navigationRoutes);
 };

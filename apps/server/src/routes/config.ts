@@ -1,9 +1,11 @@
 import type { ClientConfig } from '@sticky/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import { clientConfigSchema } from '@sticky/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config/env.ts';
+import { apiErrorResponses } from '../plugins/error-handler.ts';
 
 /**
- * The key the SPA's GIPHY client sends to our own `/v1` in local mode. `/v1` authorises the
+ * The key the SPA's GIPHY client sends to our own `/v1` in local mode. `/v1` authorizes the
  * browser by its session cookie; the SDK insists on sending some `api_key`.
  */
 export const localApiKey = 'sticky-web';
@@ -23,11 +25,20 @@ export function buildClientConfig(config: AppConfig): ClientConfig {
 }
 
 /** What the SPA needs at run time: where content comes from and which scripts to load. */
-export const configRoutes: FastifyPluginAsync = async (app) => {
+export const configRoutes: FastifyPluginAsyncZod = async (app) => {
   const clientConfig = buildClientConfig(app.deps.config);
-  app.get('/', async (_request, reply): Promise<ClientConfig> => {
-    // Short: a restart with another content source must reach open tabs soon.
-    reply.header('cache-control', 'public, max-age=60');
-    return clientConfig;
-  });
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'Where the web app gets its content, and which scripts it loads',
+        response: { 200: clientConfigSchema, ...apiErrorResponses },
+      },
+    },
+    async (_request, reply) => {
+      // Short: a restart with another content source must reach open tabs soon.
+      reply.header('cache-control', 'public, max-age=60');
+      return clientConfig;
+    },
+  );
 };

@@ -45,10 +45,10 @@ describe('POST /api/events and trending', () => {
     const { cookie } = await signInAs(testApp);
     const badType = await post({ type: 'like', id: first }, cookie);
     expect(badType.statusCode).toBe(400);
-    expect(badType.json().error.message).toMatch(/^Invalid event: type:/);
+    expect(badType.json().error.message).toMatch(/^Invalid request body: type: /);
     const badId = await post({ type: 'view', id: 'not an id!' }, cookie);
     expect(badId.statusCode).toBe(400);
-    expect(badId.json().error.message).toMatch(/^Invalid event: id:/);
+    expect(badId.json().error.message).toMatch(/^Invalid request body: id: id must be an item id/);
     const unknown = await post({ type: 'view', id: 'missing123' }, cookie);
     expect(unknown.statusCode).toBe(404);
     const rows = await testApp.database.db.execute(sql`SELECT * FROM item_events`);

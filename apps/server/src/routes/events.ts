@@ -1,45 +1,37 @@
-import type { ItemEventResponse } from '@sticky/contracts';
-import { itemEventRequestSchema } from '@sticky/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import { itemEventRequestSchema, itemEventResponseSchema } from '@sticky/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordItemEvent } from '../catalog/query/trending.ts';
 import { AppError } from '../lib/app-error.ts';
-import { requireSignedIn } from '../plugins/session.ts';
+import { apiErrorResponses } from '../plugins/error-handler.ts';
+import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 
 /**
  * `POST /api/events {type, id}`: a signed-in user viewed, copied or downloaded an item. Each
  * counts towards trending at most once per user, item, type and day.
  */
-export const eventsRoutes: FastifyPluginAsync = async (app) => {
+export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/',
     {
-      preHandler: requireSignedIn,
-      config: {
-        rateLimit: {
-          max: 120,
-          timeWindow: '1 minute',
-          keyGenerator: (request) => (request.user ? `user:${request.user.id}` : request.ip),
-        },
+      onRequest: requireSignedIn,
+      config: { rateLimit: { max: 120 } },
+      schema: {
+        summary: 'Count a view, copy or download of an item towards trending',
+        body: itemEventRequestSchema,
+        response: { 200: itemEventResponseSchema, ...apiErrorResponses },
       },
     },
     async (request, reply) => {
-      const parsed = itemEventRequestSchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new AppError(
-          'bad_request',
-          `Invalid event: ${issue?.path.join('.') || 'body'}: ${issue?.message}`,
-        );
-      }
-      const { type, id } = parsed.data;
+      const { type, id } = request.body;
       const result = await recordItemEvent(app.deps, {
-        userId: request.user!.id,
+        userId: signedInUser(request).id,
         itemId: id,
         kind: type,
       });
       if (!result.isFound) throw new AppError('not_found', `No item with id ${id}`);
-      const body: ItemEventResponse = { success: true, counted: result.isCounted };
-      return reply.header('cache-control', 'no-store').send(body);
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ success: true as const, counted: result.isCounted });
     },
   );
 };

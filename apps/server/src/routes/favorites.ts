@@ -1,11 +1,11 @@
 import {
-  favoriteIdSchema,
+  favoriteParamsSchema,
+  favoritesResponseSchema,
+  favoriteWriteResponseSchema,
   mergeFavoritesRequestSchema,
-  type FavoriteWriteResponse,
-  type FavoritesResponse,
-  type MergeFavoritesResponse,
+  mergeFavoritesResponseSchema,
 } from '@sticky/contracts';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   addFavorite,
   listFavoriteIds,
@@ -13,73 +13,86 @@ import {
   removeFavorite,
 } from '../favorites/favorites-service.ts';
 import { recordItemEvent } from '../catalog/query/trending.ts';
-import { AppError } from '../lib/app-error.ts';
-import { requireSignedIn } from '../plugins/session.ts';
+import { apiErrorResponses } from '../plugins/error-handler.ts';
+import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 
-// Per account, not per address: many people can share one address.
-const keyByUser = (request: FastifyRequest) => request.user?.id ?? request.ip;
-const writeRateLimit = { rateLimit: { max: 120, timeWindow: '1 minute', keyGenerator: keyByUser } };
-const mergeRateLimit = { rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: keyByUser } };
-
-function parseItemId(params: unknown): string {
-  const parsed = favoriteIdSchema.safeParse((params as { id?: unknown } | undefined)?.id);
-  if (!parsed.success) {
-    throw new AppError('bad_request', parsed.error.issues[0]?.message ?? 'Invalid item id.');
-  }
-  return parsed.data;
-}
-
-/** Favourites that follow the user across devices: ids only, newest first. */
-export const favoritesRoutes: FastifyPluginAsync = async (app) => {
+/** Favorites that follow the user across devices: ids only, newest first. */
+export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
-  app.addHook('preHandler', requireSignedIn);
+  app.addHook('onRequest', requireSignedIn);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 
-  app.get('/', async (request): Promise<FavoritesResponse> => {
-    return { success: true, ids: await listFavoriteIds(db, request.user!.id) };
-  });
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: "The account's favorite ids, newest first",
+        response: { 200: favoritesResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ids: await listFavoriteIds(db, signedInUser(request).id),
+    }),
+  );
 
-  app.put('/:id', { config: writeRateLimit }, async (request): Promise<FavoriteWriteResponse> => {
-    const id = parseItemId(request.params);
-    const isNew = await addFavorite(db, request.user!.id, id);
-    if (isNew) {
-      // A favourite counts towards trending (our catalog's ids only; GIPHY ids are ignored).
-      // The favourite is saved either way: a failure here is only logged.
-      await recordItemEvent(app.deps, {
-        userId: request.user!.id,
-        itemId: id,
-        kind: 'favorite',
-      }).catch((error: unknown) => request.log.warn({ err: error }, 'could not count a favourite'));
-    }
-    return { success: true, id, isFavorite: true };
-  });
+  app.put(
+    '/:id',
+    {
+      config: { rateLimit: { max: 120 } },
+      schema: {
+        summary: 'Add a favorite (idempotent)',
+        params: favoriteParamsSchema,
+        response: { 200: favoriteWriteResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const user = signedInUser(request);
+      const isNew = await addFavorite(db, user.id, id);
+      if (isNew) {
+        // A favorite counts towards trending (our catalog's ids only; GIPHY ids are ignored).
+        // The favorite is saved either way: a failure here is only logged.
+        await recordItemEvent(app.deps, { userId: user.id, itemId: id, kind: 'favorite' }).catch(
+          (error: unknown) => request.log.warn({ err: error }, 'could not count a favorite'),
+        );
+      }
+      return { success: true as const, id, isFavorite: true };
+    },
+  );
 
   app.delete(
     '/:id',
-    { config: writeRateLimit },
-    async (request): Promise<FavoriteWriteResponse> => {
-      const id = parseItemId(request.params);
-      await removeFavorite(db, request.user!.id, id);
-      return { success: true, id, isFavorite: false };
+    {
+      config: { rateLimit: { max: 120 } },
+      schema: {
+        summary: 'Remove a favorite (idempotent)',
+        params: favoriteParamsSchema,
+        response: { 200: favoriteWriteResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      await removeFavorite(db, signedInUser(request).id, id);
+      return { success: true as const, id, isFavorite: false };
     },
   );
 
   app.post(
     '/merge',
-    { config: mergeRateLimit },
-    async (request): Promise<MergeFavoritesResponse> => {
-      const parsed = mergeFavoritesRequestSchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new AppError(
-          'bad_request',
-          `Invalid favourites to merge: ${issue?.path.join('.') || 'body'}: ${issue?.message}`,
-        );
-      }
-      const result = await mergeFavorites(db, request.user!.id, parsed.data.ids);
-      return { success: true, ...result };
+    {
+      config: { rateLimit: { max: 20 } },
+      schema: {
+        summary: "Merge this browser's favorites into the account, once per account",
+        body: mergeFavoritesRequestSchema,
+        response: { 200: mergeFavoritesResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => {
+      const result = await mergeFavorites(db, signedInUser(request).id, request.body.ids);
+      return { success: true as const, ...result };
     },
   );
 };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { signInAs } from '../test-support/sign-in.ts';
 
 describe('SPA serving', () => {
   let testApp: TestApp;
@@ -44,14 +45,24 @@ describe('SPA serving', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('answers unknown API paths with a typed JSON error, not the SPA', async () => {
-    const api = await testApp.app.inject({ url: '/api/nope', headers: { accept: 'text/html' } });
-    expect(api.statusCode).toBe(404);
-    expect(api.json()).toMatchObject({ success: false, error: { code: 'not_found' } });
-    const v1 = await testApp.app.inject('/v1/nope');
-    expect(v1.statusCode).toBe(404);
-    expect(v1.json().meta).toMatchObject({ status: 404 });
-    expect(v1.json().meta.response_id).not.toBe('');
+  it('answers unknown API and media paths with a typed JSON error, not the SPA', async () => {
+    const html = { accept: 'text/html' };
+    for (const url of ['/api/nope', '/api', '/media/nope.gif']) {
+      const api = await testApp.app.inject({ url, headers: html });
+      expect(api.statusCode, url).toBe(404);
+      expect(api.json(), url).toMatchObject({ success: false, error: { code: 'not_found' } });
+    }
+    const { cookie } = await signInAs(testApp);
+    for (const url of ['/v1/nope', '/v1', '/v1?x=1']) {
+      const v1 = await testApp.app.inject({ url, headers: { ...html, cookie } });
+      expect(v1.statusCode, url).toBe(404);
+      expect(v1.json().meta, url).toMatchObject({ status: 404 });
+      expect(v1.json().meta.response_id).not.toBe('');
+    }
+    // /v1 tells a caller it does not know nothing about which paths exist.
+    const stranger = await testApp.app.inject({ url: '/v1/nope', headers: html });
+    expect(stranger.statusCode).toBe(401);
+    expect(stranger.json().meta).toMatchObject({ status: 401 });
   });
 
   it('sends strict security headers on pages', async () => {

@@ -10,9 +10,10 @@ export const webDistDir = path.resolve(
   '../../../web/dist',
 );
 
-const API_PREFIXES = ['/api/', '/v1/', '/v1?', '/media/', '/oidc/'];
-
-/** Serves the built SPA; any other GET that wants HTML gets index.html (client-side routing). */
+/**
+ * Serves the built SPA; any other GET that wants HTML gets index.html (client-side routing).
+ * The app's root not-found answer: /api, /v1 and /media answer their own unknown paths.
+ */
 export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, options) => {
   const distDir = options.distDir ?? webDistDir;
   const indexFile = path.join(distDir, 'index.html');
@@ -35,9 +36,8 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isApi = API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (request.method === 'GET' && !isApi && wantsHtml) {
+    if (request.method === 'GET' && wantsHtml) {
       if (!hasBuild) {
         return reply
           .status(503)

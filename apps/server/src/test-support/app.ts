@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
-import type { App } from '../app.ts';
+import type { App, BuildAppOptions } from '../app.ts';
 import { loadConfig } from '../config/env.ts';
 import type { AppConfig } from '../config/env.ts';
+import type { RouteEntry } from '../plugins/route-inventory.ts';
 import { createTestDatabase } from './database.ts';
 import type { TestDatabase } from './database.ts';
 
@@ -16,13 +17,18 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
+export type TestAppOptions = Pick<
+  BuildAppOptions,
+  'webDistDir' | 'serverFactory' | 'rateLimitWindowMs'
+>;
+
 /**
  * The real app on a fresh database, for `app.inject()` or a real listener. `env` is read
  * exactly like process.env, so tests exercise the same config validation as production.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { webDistDir?: string } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-test-data-'));
   const config = loadConfig({
@@ -35,10 +41,7 @@ export async function createTestApp(
   });
   fs.mkdirSync(config.mediaDir, { recursive: true });
   const database = await createTestDatabase();
-  const app = await buildApp(
-    { config, database, sessionSecret: config.sessionSecret! },
-    { webDistDir: options.webDistDir },
-  );
+  const app = await buildApp({ config, database, sessionSecret: config.sessionSecret! }, options);
   return {
     app,
     config,
@@ -50,4 +53,19 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The routes an app made with `env` serves, read from the routes themselves: for tests that
+ * make one test per route, before any app of theirs exists.
+ */
+export async function readRouteInventory(
+  env: Record<string, string> = {},
+): Promise<readonly RouteEntry[]> {
+  const testApp = await createTestApp(env);
+  try {
+    return [...testApp.app.routeInventory];
+  } finally {
+    await testApp.close();
+  }
 }

@@ -1,11 +1,11 @@
 import Fastify from 'fastify';
 import { localIssuerPlugin } from '../auth/local-issuer.ts';
 import type { LocalIssuerClient } from '../auth/local-issuer.ts';
-import { findFreePort } from '../db/embedded.ts';
 import { createTestApp } from './app.ts';
-import type { TestApp } from './app.ts';
+import type { TestApp, TestAppOptions } from './app.ts';
 import { readForm } from './browser.ts';
 import type { TestBrowser } from './browser.ts';
+import { listenOnFreePort } from './listen.ts';
 
 export interface ListeningTestApp extends TestApp {
   /** The app's PUBLIC_URL, which is also where it listens. */
@@ -18,12 +18,28 @@ export interface ListeningTestApp extends TestApp {
  */
 export async function startListeningApp(
   env: Record<string, string> = {},
+  options: Omit<TestAppOptions, 'serverFactory'> = {},
 ): Promise<ListeningTestApp> {
-  const port = await findFreePort();
-  const baseUrl = `http://localhost:${port}`;
-  const testApp = await createTestApp({ PUBLIC_URL: baseUrl, ...env });
-  await testApp.app.listen({ port, host: '127.0.0.1' });
-  return { ...testApp, baseUrl };
+  const listening = await listenOnFreePort();
+  const baseUrl = `http://localhost:${listening.port}`;
+  try {
+    const testApp = await createTestApp(
+      { PUBLIC_URL: baseUrl, ...env },
+      { ...options, serverFactory: listening.serverFactory },
+    );
+    await testApp.app.ready();
+    return {
+      ...testApp,
+      baseUrl,
+      close: async () => {
+        await testApp.close();
+        await listening.close();
+      },
+    };
+  } catch (error) {
+    await listening.close();
+    throw error;
+  }
 }
 
 export interface TestIssuer {
@@ -42,21 +58,21 @@ export async function startTestIssuer(options: {
   redirectUri: string;
   isEmailVerified?: boolean;
 }): Promise<TestIssuer> {
-  const port = await findFreePort();
-  const issuer = `http://127.0.0.1:${port}/oidc`;
+  const listening = await listenOnFreePort();
+  const issuer = `${listening.origin}/oidc`;
   const client = {
     clientId: 'sticky-test-client',
     clientSecret: 'sticky-test-client-secret-0123456789',
     redirectUri: options.redirectUri,
   };
-  const server = Fastify({ logger: false });
+  const server = Fastify({ logger: false, serverFactory: listening.serverFactory });
   await server.register(localIssuerPlugin, {
     prefix: '/oidc',
     issuer,
     client,
     isEmailVerified: options.isEmailVerified,
   });
-  await server.listen({ port, host: '127.0.0.1' });
+  await server.ready();
   return {
     issuer,
     client,
@@ -66,7 +82,10 @@ export async function startTestIssuer(options: {
       OIDC_CLIENT_SECRET: client.clientSecret,
       OIDC_DISPLAY_NAME: 'Test issuer',
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await listening.close();
+    },
   };
 }
 

@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config/env.ts';
 import { AppError } from '../../lib/app-error.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The api_key that let this request into /v1 (null for the web app's session). */
+    apiKey: string | null;
+  }
+}
+
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
@@ -15,7 +22,7 @@ function readApiKey(request: FastifyRequest): string | undefined {
 }
 
 /** Compares digests in constant time, so response timing says nothing about a key. */
-function isKnownApiKey(config: AppConfig, key: string | undefined): boolean {
+function isKnownApiKey(config: AppConfig, key: string | undefined): key is string {
   if (!key) return false;
   const candidate = digest(key);
   return config.apiKeys.some((known) => timingSafeEqual(digest(known), candidate));
@@ -24,10 +31,12 @@ function isKnownApiKey(config: AppConfig, key: string | undefined): boolean {
 /**
  * Who may call `/v1`: a signed-in user (session cookie; whatever api_key the SPA sends is
  * ignored), or another app with an api_key from STICKY_API_KEYS. Only the latter gets CORS,
- * and never with credentials, so another site cannot read a signed-in user's answers.
+ * and never with credentials, so another site cannot read a signed-in user's answers
+ * (docs/api.md, "Who may call /v1"). Call it inside the /v1 plugin, after the session hook.
  */
 export async function registerV1Access(app: FastifyInstance): Promise<void> {
   const { config } = app.deps;
+  app.decorateRequest('apiKey', null);
   await app.register(cors, {
     delegator: (request, callback) => {
       callback(
@@ -41,23 +50,13 @@ export async function registerV1Access(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS' || request.user) return;
     const key = readApiKey(request);
-    if (isKnownApiKey(config, key)) return;
+    if (isKnownApiKey(config, key)) {
+      request.apiKey = key;
+      return;
+    }
     throw new AppError(
       'unauthorized',
       key ? 'Invalid api_key.' : 'Sign in, or pass an api_key this server knows.',
     );
   });
 }
-
-/**
- * A rate limit for `/v1` routes that opt in (those costing real CPU, like text/animate): per
- * user, else per api_key, else per address. Catalog reads are cheap and not limited here.
- */
-export const v1RateLimit = {
-  rateLimit: {
-    max: 600,
-    timeWindow: '1 minute',
-    keyGenerator: (request: FastifyRequest) =>
-      request.user ? `user:${request.user.id}` : `key:${readApiKey(request) ?? request.ip}`,
-  },
-};

@@ -1,16 +1,19 @@
-import type { ContentFilter } from '@sticky/contracts';
+import type { ContentFilter, ItemType } from '@sticky/contracts';
 import {
   autocompleteParamsSchema,
   idsParamsSchema,
   itemIdPathSchema,
+  itemListEnvelopeSchema,
   randomParamsSchema,
   relatedParamsSchema,
   searchParamsSchema,
+  singleItemEnvelopeSchema,
+  tagSuggestionListEnvelopeSchema,
   trendingParamsSchema,
+  trendingSearchesEnvelopeSchema,
 } from '@sticky/contracts';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
-import type { ItemType } from '../../catalog/query/items.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
 import { recordSearchQuery, searchItemIds, searchTextItemIds } from '../../catalog/query/search.ts';
@@ -18,11 +21,10 @@ import { serializeItems, serializeItemsJson } from '../../catalog/query/serializ
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { v1RateLimit } from './access.ts';
+import { giphyErrorResponses } from '../../plugins/error-handler.ts';
 import {
   listEnvelope,
   listEnvelopeJson,
-  parseParams,
   sendJson,
   singleEnvelope,
   singleEnvelopeJson,
@@ -41,94 +43,172 @@ const nounBySegment: Record<ContentFilter, string> = {
   text: 'animated text',
 };
 
+const itemList = { 200: itemListEnvelopeSchema, ...giphyErrorResponses };
+const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
+
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
-export const contentRoutes: FastifyPluginAsync = async (app) => {
+export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
+    const noun = nounBySegment[segment];
 
-    app.get(`/${segment}/trending`, async (request, reply) => {
-      const params = parseParams(trendingParamsSchema, request.query);
-      // Kept serialised while the catalog is unchanged (trending-pages.ts): sent as is.
-      const page = await readTrendingPage(deps, { ...params, types });
-      return sendJson(reply, listEnvelopeJson(page.data, page.totalCount, params.offset));
-    });
+    app.get(
+      `/${segment}/trending`,
+      {
+        schema: {
+          summary: `Trending ${noun}`,
+          querystring: trendingParamsSchema,
+          response: itemList,
+        },
+      },
+      async (request, reply) => {
+        const params = request.query;
+        // Kept serialized while the catalog is unchanged (trending-pages.ts): sent as is.
+        const page = await readTrendingPage(deps, { ...params, types });
+        return sendJson(reply, listEnvelopeJson(page.data, page.totalCount, params.offset));
+      },
+    );
 
-    // Text search draws the query when it is new (text-search.ts): CPU, so rate-limited.
-    const searchOptions = segment === 'text' ? { config: v1RateLimit } : {};
-    app.get(`/${segment}/search`, searchOptions, async (request, reply) => {
-      const params = parseParams(searchParamsSchema, request.query);
-      const options = { ...params, q: params.q! };
-      // Text search adds renderings of the query itself (text-search.ts).
-      const page =
-        segment === 'text'
-          ? await searchTextItemIds(deps, options)
-          : await searchItemIds(deps, { ...options, types });
-      const isFirstHit = params.offset === 0 && page.totalCount > 0;
-      const [data] = await Promise.all([
-        serializeItemsJson(deps, page.rows),
-        isFirstHit
-          ? recordSearchQuery(deps, options.q).catch((error: unknown) =>
-              request.log.warn({ err: error }, 'could not record a search query'),
-            )
-          : undefined,
-      ]);
-      return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
-    });
+    app.get(
+      `/${segment}/search`,
+      {
+        // Text search draws the query when it is new (text-search.ts): CPU, so rate-limited.
+        ...(segment === 'text' ? { config: { rateLimit: { max: 600 } } } : {}),
+        schema: {
+          summary: `Search ${noun}`,
+          querystring: searchParamsSchema,
+          response: itemList,
+        },
+      },
+      async (request, reply) => {
+        const params = request.query;
+        // Text search adds renderings of the query itself (text-search.ts).
+        const page =
+          segment === 'text'
+            ? await searchTextItemIds(deps, params)
+            : await searchItemIds(deps, { ...params, types });
+        const isFirstHit = params.offset === 0 && page.totalCount > 0;
+        const [data] = await Promise.all([
+          serializeItemsJson(deps, page.rows),
+          isFirstHit
+            ? recordSearchQuery(deps, params.q).catch((error: unknown) =>
+                request.log.warn({ err: error }, 'could not record a search query'),
+              )
+            : undefined,
+        ]);
+        return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
+      },
+    );
   }
 
   for (const segment of ['gifs', 'stickers'] as const) {
     const types = [itemTypeBySegment[segment]];
+    const noun = nounBySegment[segment];
 
-    app.get(`/${segment}/related`, async (request, reply) => {
-      const params = parseParams(relatedParamsSchema, request.query);
-      const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
-      const data = await serializeItemsJson(deps, page.rows);
-      return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
-    });
+    app.get(
+      `/${segment}/related`,
+      {
+        schema: {
+          summary: `${noun} related to one`,
+          querystring: relatedParamsSchema,
+          response: itemList,
+        },
+      },
+      async (request, reply) => {
+        const params = request.query;
+        const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
+        const data = await serializeItemsJson(deps, page.rows);
+        return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
+      },
+    );
 
-    app.get(`/${segment}/random`, async (request, reply) => {
-      const params = parseParams(randomParamsSchema, request.query);
-      const row = await pickRandomItem(deps, { ...params, types });
-      const [item] = row ? await serializeItems(deps, [row]) : [];
-      if (!item) {
-        throw new AppError(
-          'not_found',
-          params.tag
-            ? `No ${nounBySegment[segment]} found for tag ${params.tag}`
-            : `No ${nounBySegment[segment]} yet`,
-        );
-      }
-      reply.header('cache-control', 'no-store');
-      return singleEnvelope(item);
-    });
+    app.get(
+      `/${segment}/random`,
+      {
+        schema: {
+          summary: `A random one of the ${noun}`,
+          querystring: randomParamsSchema,
+          response: singleItem,
+        },
+      },
+      async (request, reply) => {
+        const params = request.query;
+        const row = await pickRandomItem(deps, { ...params, types });
+        const [item] = row ? await serializeItems(deps, [row]) : [];
+        if (!item) {
+          throw new AppError(
+            'not_found',
+            params.tag ? `No ${noun} found for tag ${params.tag}` : `No ${noun} yet`,
+          );
+        }
+        reply.header('cache-control', 'no-store');
+        return singleEnvelope(item);
+      },
+    );
   }
 
-  app.get('/gifs', async (request, reply) => {
-    const { ids } = parseParams(idsParamsSchema, request.query);
-    const data = await serializeItemsJson(deps, ids);
-    return sendJson(reply, listEnvelopeJson(data, data.count, 0));
-  });
+  app.get(
+    '/gifs',
+    {
+      schema: {
+        summary: 'Items by id (GIFs, stickers and animated text alike)',
+        querystring: idsParamsSchema,
+        response: itemList,
+      },
+    },
+    async (request, reply) => {
+      const data = await serializeItemsJson(deps, request.query.ids);
+      return sendJson(reply, listEnvelopeJson(data, data.count, 0));
+    },
+  );
 
-  app.get('/gifs/:id', async (request, reply) => {
-    const { id } = parseParams(itemIdPathSchema, request.params);
-    const data = await serializeItemsJson(deps, [id]);
-    if (data.count === 0) throw new AppError('not_found', `No item with id ${id}`);
-    return sendJson(reply, singleEnvelopeJson(data));
-  });
+  app.get(
+    '/gifs/:id',
+    {
+      schema: {
+        summary: 'One item by id',
+        params: itemIdPathSchema,
+        response: singleItem,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const data = await serializeItemsJson(deps, [id]);
+      if (data.count === 0) throw new AppError('not_found', `No item with id ${id}`);
+      return sendJson(reply, singleEnvelopeJson(data));
+    },
+  );
 
-  app.get('/gifs/search/tags', async (request) => {
-    const params = parseParams(autocompleteParamsSchema, request.query);
-    const page = await suggestTags(deps, { ...params, q: params.q! });
-    return listEnvelope(
-      page.rows.map((name) => ({ name })),
-      page.totalCount,
-      params.offset,
-    );
-  });
+  app.get(
+    '/gifs/search/tags',
+    {
+      schema: {
+        summary: 'Tags that start with the given text (autocomplete)',
+        querystring: autocompleteParamsSchema,
+        response: { 200: tagSuggestionListEnvelopeSchema, ...giphyErrorResponses },
+      },
+    },
+    async (request) => {
+      const params = request.query;
+      const page = await suggestTags(deps, params);
+      return listEnvelope(
+        page.rows.map((name) => ({ name })),
+        page.totalCount,
+        params.offset,
+      );
+    },
+  );
 
-  app.get('/trending/searches', async () => {
-    return singleEnvelope(await listTrendingSearches(deps));
-  });
+  app.get(
+    '/trending/searches',
+    {
+      schema: {
+        summary: 'What people search for most',
+        response: { 200: trendingSearchesEnvelopeSchema, ...giphyErrorResponses },
+      },
+    },
+    async () => singleEnvelope(await listTrendingSearches(deps)),
+  );
 };

@@ -1,9 +1,6 @@
 import type { Meta, Pagination } from '@sticky/contracts';
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
-import { tooLongIssue } from '@sticky/contracts';
 import type { SerializedItems } from '../../catalog/query/serialize.ts';
-import { AppError } from '../../lib/app-error.ts';
 import { createResponseId } from '../../lib/response-id.ts';
 
 /** GIPHY's success meta: the SDK treats a missing or empty response_id as a failure. */
@@ -17,7 +14,7 @@ export function listEnvelope<T>(data: T[], totalCount: number, offset: number) {
   return { data, pagination, meta: okMeta() };
 }
 
-/** `listEnvelope` for items already serialised; send it with `sendJson`. */
+/** `listEnvelope` for items already serialized; send it with `sendJson`. */
 export function listEnvelopeJson(
   data: SerializedItems,
   totalCount: number,
@@ -27,33 +24,20 @@ export function listEnvelopeJson(
   return `{"data":${data.json},"pagination":${JSON.stringify(pagination)},"meta":${JSON.stringify(okMeta())}}`;
 }
 
-/** `singleEnvelope` for one item already serialised (the array's only element). */
+/** `singleEnvelope` for one item already serialized (the array's only element). */
 export function singleEnvelopeJson(data: SerializedItems): string {
   return `{"data":${data.json.slice(1, -1)},"meta":${JSON.stringify(okMeta())}}`;
 }
 
-/** Sends an envelope built as text as it is, typed as the JSON it is. */
+/**
+ * Sends an envelope built as text as it is, typed as the JSON it is. Fastify does not
+ * serialize a string payload again: the route's response schema documents it, and the tests
+ * check real answers against that schema (docs/api.md, "Kept answers").
+ */
 export function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
 export function singleEnvelope<T>(data: T) {
   return { data, meta: okMeta() };
-}
-
-/**
- * Validates query parameters with a contract schema; the first problem becomes the error
- * (its message names the parameter), 414 for a too-long query as GIPHY does, else 400.
- */
-export function parseParams<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const isTooLong =
-    issue?.code === 'custom' &&
-    (issue.params as { status?: string } | undefined)?.status === tooLongIssue;
-  throw new AppError(
-    isTooLong ? 'uri_too_long' : 'bad_request',
-    issue?.message ?? 'Invalid parameters',
-  );
 }

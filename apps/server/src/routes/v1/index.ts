@@ -1,16 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { answerErrorsAsGiphy } from '../../plugins/error-handler.ts';
+import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
+import { documentRoutesAs } from '../../plugins/openapi.ts';
+import { sessionUserPlugin } from '../../plugins/session.ts';
 import { registerV1Access } from './access.ts';
 import { categoryRoutes } from './categories.ts';
 import { contentRoutes } from './content.ts';
 import { textAnimateRoutes } from './text-animate.ts';
 
 /**
- * GIPHY-compatible API over our catalog (reference §1–§4): GIPHY's paths, parameters and
+ * GIPHY-compatible API over our catalog (docs/api.md, "/v1"): GIPHY's paths, parameters and
  * envelopes, so GIPHY's own client works against it with `setServerUrl('<origin>/v1/')`.
- * Errors use GIPHY's `{meta}` envelope (plugins/error-handler.ts).
+ * An encapsulated plugin: its hooks (session, who may call, NUL check) and its error and
+ * not-found answers in GIPHY's `{meta}` envelope apply to its routes only.
  */
-export const v1Routes: FastifyPluginAsync = async (app) => {
+export const v1Plugin: FastifyPluginAsync = async (app) => {
+  answerErrorsAsGiphy(app);
+  documentRoutesAs(app, 'v1');
+  await app.register(sessionUserPlugin);
   await registerV1Access(app);
+  await app.register(nulParametersPlugin);
   await app.register(contentRoutes);
   await app.register(categoryRoutes);
   await app.register(textAnimateRoutes);

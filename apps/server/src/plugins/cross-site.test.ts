@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
+import { listWriteRoutes, routeName } from '../test-support/envelopes.ts';
 import { signInAs } from '../test-support/sign-in.ts';
-import { listRoutes, WRITE_METHODS } from './route-inventory.ts';
 
 const ORIGIN = 'https://sticky.example';
 
@@ -43,14 +43,12 @@ describe('cross-site writes are refused on every write route', () => {
     await testApp?.close();
   });
 
-  const writeRoutes = () =>
-    listRoutes(testApp.app).filter(
-      // The local OpenID issuer receives its own form posts; oidc-provider guards those.
-      (route) => WRITE_METHODS.has(route.method) && !route.url.startsWith('/oidc/'),
-    );
+  // Every state-changing /api and /v1 route, from the routes themselves. (The local OpenID
+  // issuer receives its own form posts under /oidc; oidc-provider guards those.)
+  const writeRoutes = () => listWriteRoutes(testApp.app);
 
   it('knows the write routes it guards', () => {
-    expect(writeRoutes().map((route) => `${route.method} ${route.url}`)).toEqual(
+    expect(writeRoutes().map(routeName)).toEqual(
       expect.arrayContaining([
         'POST /api/auth/logout',
         'POST /api/favorites/merge',

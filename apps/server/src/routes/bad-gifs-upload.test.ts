@@ -1,18 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
-import { listRoutes, WRITE_METHODS } from './route-inventory.ts';
+import { listWriteRoutes } from '../test-support/envelopes.ts';
 import { listFilesUnder } from '../test-support/files.ts';
+import { describeWithSharedData, sharedPath } from '../test-support/shared-data.ts';
 
-const badGifsDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../shared/data/bad-gifs',
-);
-const hasBadGifs = fs.existsSync(badGifsDir);
+const badGifsDir = sharedPath('data/bad-gifs');
 
 /**
  * The hostile GIFs from decoder test suites, sent to every HTTP write route as an upload
@@ -20,14 +16,13 @@ const hasBadGifs = fs.existsSync(badGifsDir);
  * these files through it); over HTTP each must be refused before it is read, and nothing may
  * land in the catalog or the media folder.
  */
-describe.skipIf(!hasBadGifs)('bad GIFs sent to every HTTP write route', () => {
+describeWithSharedData('bad GIFs sent to every HTTP write route', ['data/bad-gifs'], () => {
   let testApp: TestApp;
   let cookie: string;
-  const files = hasBadGifs
-    ? fs.readdirSync(badGifsDir).filter((name) => name.endsWith('.gif'))
-    : [];
+  let files: string[] = [];
 
   beforeAll(async () => {
+    files = fs.readdirSync(badGifsDir).filter((name) => name.endsWith('.gif'));
     testApp = await createTestApp({ PUBLIC_URL: 'https://sticky.example' });
     cookie = (await signInAs(testApp)).cookie;
   });
@@ -40,9 +35,7 @@ describe.skipIf(!hasBadGifs)('bad GIFs sent to every HTTP write route', () => {
   });
 
   it('refuses each as an image body or a multipart upload, storing nothing', async () => {
-    const writeRoutes = listRoutes(testApp.app).filter(
-      (route) => WRITE_METHODS.has(route.method) && !route.url.startsWith('/oidc/'),
-    );
+    const writeRoutes = listWriteRoutes(testApp.app);
     expect(writeRoutes.length).toBeGreaterThan(0);
     for (const name of files) {
       const bytes = fs.readFileSync(path.join(badGifsDir, name));
@@ -84,9 +77,3 @@ describe.skipIf(!hasBadGifs)('bad GIFs sent to every HTTP write route', () => {
     expect(listFilesUnder(testApp.config.mediaDir)).toEqual([]);
   });
 });
-
-if (!hasBadGifs) {
-  describe('bad GIFs sent to every HTTP write route', () => {
-    it.skip(`needs ../shared/data/bad-gifs beside the repo (${badGifsDir} is absent)`, () => {});
-  });
-}

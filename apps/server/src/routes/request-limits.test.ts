@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListeningApp } from '../test-support/oidc.ts';
 import type { ListeningTestApp } from '../test-support/oidc.ts';
 import { signInAs } from '../test-support/sign-in.ts';
-import { rawRequest, sendRaw } from './raw-http.ts';
+import { rawRequest, sendRaw } from '../test-support/raw-http.ts';
 
 /**
  * Oversized bodies and headers, bad JSON and wrong content types, over a real socket: each is
@@ -133,7 +133,7 @@ describe('oversized and malformed requests', () => {
       '{"type":"like","id":"abc"}',
     );
     expect(wrong.status).toBe(400);
-    expect(apiError(wrong.body).error.message).toMatch(/^Invalid event: type: /);
+    expect(apiError(wrong.body).error.message).toMatch(/^Invalid request body: type: /);
   });
 
   it('refuses prototype-poisoning JSON with 400', async () => {

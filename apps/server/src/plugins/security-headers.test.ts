@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContentSecurityPolicy } from '../plugins/security.ts';
+import { buildContentSecurityPolicy } from './security-headers.ts';
 import { loadConfig } from '../config/env.ts';
 import { webDistDir } from '../routes/spa.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
-import { gradeResponse, parseCsp } from './observatory-rules.ts';
-import type { ObservedResponse } from './observatory-rules.ts';
+import { gradeResponse, parseCsp } from '../test-support/observatory-rules.ts';
+import type { ObservedResponse } from '../test-support/observatory-rules.ts';
 
 const OBSERVATORY_ORIGIN = 'https://http-observatory.security.mozilla.org';
 

