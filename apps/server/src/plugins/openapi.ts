@@ -25,6 +25,16 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
           "`/v1`: GIPHY's API over this server's catalog, for GIPHY's SDKs (errors as `{meta}`).",
       },
       servers: [{ url: config.publicUrl }],
+      tags: [
+        { name: 'api', description: 'The web app’s API: signed in by the session cookie.' },
+        {
+          name: 'v1',
+          description:
+            'GIPHY’s API over this catalog: signed in, or with an `api_key` from STICKY_API_KEYS.',
+        },
+        { name: 'media', description: 'The catalog’s files: public and immutable.' },
+        { name: 'health', description: 'Probes for a process manager or load balancer.' },
+      ],
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(config) },
@@ -90,8 +100,12 @@ export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
     logLevel: 'warn',
     configuration: {
       pageTitle: 'Sticky API',
+      // Fonts, the AI agent, MCP and the developer toolbar live on Scalar's servers.
       withDefaultFonts: false,
       telemetry: false,
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      mcp: { disabled: true },
     },
   });
 };

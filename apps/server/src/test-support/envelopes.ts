@@ -16,7 +16,7 @@ export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const routeName = (route: Pick<RouteEntry, 'method' | 'url'>) =>
   `${route.method} ${route.url}`;
 
-const isApiUrl = (url: string) => /^\/(api|v1)(\/|$)/.test(url);
+const isApiUrl = (url: string) => /^\/(api|v1)(\/|\*|$)/.test(url);
 const isGiphyUrl = (url: string) => /^\/v1(?:[/?]|$)/.test(url);
 
 /**

@@ -16,7 +16,7 @@ import { textAnimateRoutes } from './text-animate.ts';
  */
 export const v1Plugin: FastifyPluginAsync = async (app) => {
   answerErrorsAsGiphy(app);
-  documentRoutesAs(app, 'v1');
+  documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
   await app.register(sessionUserPlugin);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems, insertCategory } from '../test-support/catalog-fixtures.ts';
+import {
+  declaredResponse,
+  declaresStatus,
+  listApiRoutes,
+  routeName,
+} from '../test-support/envelopes.ts';
+import { signInAs } from '../test-support/sign-in.ts';
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, { responses?: Record<string, unknown>; tags?: string[] }>>;
+}
+
+/** `/api/favorites/:id` → `/api/favorites/{id}`, as OpenAPI writes paths. */
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+describe('the API documents itself', () => {
+  let testApp: TestApp;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    const response = await testApp.app.inject('/api/docs/openapi.json');
+    expect(response.statusCode).toBe(200);
+    document = response.json();
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('is OpenAPI 3.1', () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+  });
+
+  it('lists every /api and /v1 route with its answers, from the routes themselves', () => {
+    const routes = listApiRoutes(testApp.app);
+    expect(routes.length).toBeGreaterThan(25);
+    const problems: string[] = [];
+    for (const route of routes) {
+      const responses = route.schema?.response as Record<string, unknown> | undefined;
+      const success = Object.keys(responses ?? {}).filter((status) => /^[23]/.test(status));
+      if (success.length === 0) problems.push(`${routeName(route)}: no success response schema`);
+      if (!declaresStatus(route, 400) || !declaresStatus(route, 500)) {
+        // Sign-in navigations answer every failure with a redirect, never a JSON error.
+        if (!success.includes('302')) problems.push(`${routeName(route)}: no error schemas`);
+      }
+      const operation = document.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
+      if (!operation) {
+        problems.push(`${routeName(route)}: missing from the document`);
+        continue;
+      }
+      for (const status of success) {
+        if (!operation.responses?.[status]) {
+          problems.push(`${routeName(route)}: ${status} missing from the document`);
+        }
+      }
+      if (!operation.tags?.length) problems.push(`${routeName(route)}: no tag`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('hides only its own pages and CORS preflight, never an API route', () => {
+    const hidden = testApp.app.routeInventory
+      .filter((route) => /^\/(api|v1)(\/|\*|$)/.test(route.url) && route.method !== 'HEAD')
+      .filter((route) => route.schema?.hide)
+      .map(routeName)
+      .sort();
+    expect(hidden).toEqual(
+      [
+        'GET /api/docs',
+        'GET /api/docs/js/scalar.js',
+        'GET /api/docs/openapi.json',
+        'GET /api/docs/openapi.yaml',
+        'OPTIONS /v1*',
+      ].sort(),
+    );
+  });
+
+  it('documents nothing that is not an API route (the web app, the sign-in issuer)', () => {
+    const documented = Object.keys(document.paths);
+    expect(documented.filter((path) => !/^\/(api|v1|media|healthz|readyz)\b/.test(path))).toEqual(
+      [],
+    );
+  });
+
+  it('sends what it documents: a real answer of every GET route fits its declared schema', async () => {
+    const [gif, sticker] = (await insertCatalogItems(testApp.database, [
+      { title: 'Dancing cat', tags: ['cat', 'dance'], trendScore: 5 },
+      { type: 'sticker', title: 'Cat sticker', tags: ['cat'], trendScore: 2 },
+      { type: 'text', title: 'Hello cat', tags: ['cat'] },
+    ])) as [string, string, string];
+    const animals = await insertCategory(testApp.database, {
+      name: 'Animals',
+      featuredItemId: gif,
+      itemIds: [gif],
+    });
+    const cats = await insertCategory(testApp.database, {
+      name: 'Cats',
+      parentId: animals.id,
+      itemIds: [gif],
+    });
+    const { cookie } = await signInAs(testApp);
+    // A good value for each parameter name the routes declare.
+    const samples: Record<string, string> = {
+      id: gif,
+      gif_id: gif,
+      ids: `${gif},${sticker}`,
+      q: 'cat',
+      tag: 'cat',
+      m: 'hi',
+      category: animals.nameEncoded,
+      subcategory: cats.nameEncoded,
+      returnTo: '/favorite',
+    };
+    const problems: string[] = [];
+    const routes = listApiRoutes(testApp.app).filter(
+      (route) => route.method === 'GET' && !route.url.startsWith('/api/auth/callback'),
+    );
+    for (const route of routes) {
+      const path = route.url.replace(/:([A-Za-z_]+)/g, (_, name: string) => samples[name]!);
+      const querystring = route.schema?.querystring as { shape?: Record<string, unknown> };
+      const query = new URLSearchParams(
+        Object.keys(querystring?.shape ?? {})
+          .filter((name) => samples[name] !== undefined)
+          .map((name): [string, string] => [name, samples[name]!]),
+      );
+      const url = query.size > 0 ? `${path}?${query}` : path;
+      const response = await testApp.app.inject({ url, headers: { cookie } });
+      const what = `${routeName(route)} (${url}) → ${response.statusCode}`;
+      if (response.statusCode >= 400) {
+        problems.push(`${what}: ${response.body.slice(0, 200)}`);
+        continue;
+      }
+      const schema = declaredResponse(route, response.statusCode);
+      if (!schema) {
+        if (!declaresStatus(route, response.statusCode)) problems.push(`${what}: undeclared`);
+        continue;
+      }
+      const parsed = schema.safeParse(response.body === '' ? undefined : response.json());
+      if (!parsed.success) problems.push(`${what}: ${parsed.error.message.slice(0, 300)}`);
+    }
+    expect(problems).toEqual([]);
+    // The item routes above answered with real items, not empty pages.
+    const trending = await testApp.app.inject({ url: '/v1/gifs/trending', headers: { cookie } });
+    expect(trending.json().data.map((item: { id: string }) => item.id)).toEqual([gif]);
+  });
+});
+
+describe('the API reference page', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('renders from this server alone: its script is served here, nothing from a CDN', async () => {
+    const page = await testApp.app.inject({ url: '/api/docs/', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const sources = [...page.body.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources).toEqual(['js/scalar.js']);
+    expect(page.body).not.toMatch(/https?:\/\//);
+    expect(page.body).toContain('"url": "./openapi.json"');
+
+    const script = await testApp.app.inject('/api/docs/js/scalar.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    expect(script.body.length).toBeGreaterThan(100_000);
+    expect(script.body).toContain('createApiReference');
+
+    const withoutSlash = await testApp.app.inject('/api/docs');
+    expect(withoutSlash.statusCode).toBe(301);
+    expect(withoutSlash.headers.location).toBe('/api/docs/');
+  });
+
+  it('allows exactly its own inline script by hash, and no other inline script', async () => {
+    const page = await testApp.app.inject('/api/docs/');
+    const csp = String(page.headers['content-security-policy']);
+    const directives = new Map(
+      csp.split(';').map((part) => {
+        const [name = '', ...values] = part.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    const inline = [...page.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)];
+    expect(inline).toHaveLength(1);
+    const hash = createHash('sha256').update(inline[0]![1]!).digest('base64');
+    expect(directives.get('script-src')).toEqual(["'self'", `'sha256-${hash}'`]);
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('connect-src')).toEqual(["'self'"]);
+    expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+    // The rest of the site keeps its own, stricter policy.
+    const elsewhere = await testApp.app.inject('/api/config');
+    expect(String(elsewhere.headers['content-security-policy'])).not.toContain('sha256-');
+  });
+});
