@@ -9,6 +9,7 @@ import {
   deleteSession,
   findSessionUser,
   hashToken,
+  purgeExpiredSessions,
   upsertUser,
 } from './sessions.ts';
 
@@ -58,37 +59,90 @@ describe('sessions', () => {
   });
 });
 
-describe('cross-site writes', () => {
+describe('an expired session over HTTP', () => {
   let testApp: TestApp;
   beforeAll(async () => {
-    testApp = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' });
+    testApp = await createTestApp();
   });
   afterAll(async () => {
     await testApp.close();
   });
 
-  it('refuses a POST from another site, by Sec-Fetch-Site or by Origin', async () => {
-    const bySite = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/anything',
-      headers: { 'sec-fetch-site': 'cross-site' },
+  it('is answered 401 by /api and /v1, and its row is purged', async () => {
+    const { cookie } = await signInAs(testApp);
+    const token = cookie.split('=')[1]!;
+    const me = () => testApp.app.inject({ url: '/api/auth/me', headers: { cookie } });
+    const trending = () => testApp.app.inject({ url: '/v1/gifs/trending', headers: { cookie } });
+    // The control: the same requests while the session lasts.
+    expect((await me()).statusCode).toBe(200);
+    expect((await trending()).statusCode).toBe(200);
+
+    await testApp.database.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, hashToken(token)));
+
+    const expiredMe = await me();
+    expect(expiredMe.statusCode).toBe(401);
+    expect(expiredMe.json()).toEqual({ success: false, user: null });
+    const expiredV1 = await trending();
+    expect(expiredV1.statusCode).toBe(401);
+    expect(expiredV1.json().meta).toMatchObject({
+      status: 401,
+      msg: 'Sign in, or pass an api_key this server knows.',
     });
+    const favorites = await testApp.app.inject({ url: '/api/favorites', headers: { cookie } });
+    expect(favorites.statusCode).toBe(401);
+
+    expect(await purgeExpiredSessions(testApp.database.db)).toBeGreaterThanOrEqual(1);
+    const rows = await testApp.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashToken(token)));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('cross-site writes', () => {
+  const origin = 'http://localhost:3000';
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp({ PUBLIC_URL: origin });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  /** A real write: merging this browser's favorites into the account, once. */
+  const merge = (cookie: string, headers: Record<string, string>) =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/api/favorites/merge',
+      headers: { cookie, 'content-type': 'application/json', ...headers },
+      payload: { ids: ['abc123'] },
+    });
+  const favoritesOf = async (cookie: string) =>
+    (await testApp.app.inject({ url: '/api/favorites', headers: { cookie } })).json().ids;
+
+  it('refuses a write from another site, by Sec-Fetch-Site or by Origin, and changes nothing', async () => {
+    const { cookie } = await signInAs(testApp);
+    const bySite = await merge(cookie, { 'sec-fetch-site': 'cross-site' });
     expect(bySite.statusCode).toBe(403);
     expect(bySite.json().error.message).toBe('Cross-site requests are not allowed.');
     const byOrigin = await testApp.app.inject({
       method: 'DELETE',
-      url: '/api/anything',
-      headers: { origin: 'https://evil.example' },
+      url: '/api/favorites/abc123',
+      headers: { cookie, origin: 'https://evil.example' },
     });
     expect(byOrigin.statusCode).toBe(403);
+    expect(await favoritesOf(cookie)).toEqual([]);
   });
 
   it('lets same-origin writes through to the route', async () => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/anything',
-      headers: { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
-    });
-    expect(response.statusCode).toBe(404);
+    const { cookie } = await signInAs(testApp);
+    const response = await merge(cookie, { origin, 'sec-fetch-site': 'same-origin' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, merged: true, ids: ['abc123'] });
+    expect(await favoritesOf(cookie)).toEqual(['abc123']);
   });
 });

@@ -4,11 +4,18 @@ import { parseReturnTo } from '../auth/return-to.ts';
 import { sessionCookieName } from '../auth/sessions.ts';
 import { loadConfig } from '../config/env.ts';
 import { TestBrowser } from '../test-support/browser.ts';
-import { reachCallback, startListeningApp } from '../test-support/oidc.ts';
+import { readFuzzSettings } from '../test-support/fuzz.ts';
+import {
+  findSetCookie,
+  reachCallback,
+  signInByInject,
+  startListeningApp,
+} from '../test-support/oidc.ts';
 import type { ListeningTestApp } from '../test-support/oidc.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 
-const numRuns = Number(process.env.STICKY_FUZZ_RUNS ?? 12) * 40;
+const fuzz = readFuzzSettings('sign-in-attacks');
+const numRuns = fuzz.runs * 40;
 const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
 
 /** Where a browser goes when it follows `Location: value` from a page on `origin`. */
@@ -37,7 +44,7 @@ describe('open redirects', () => {
         expect(path.startsWith('/')).toBe(true);
         expect(browserTarget(path, origin).origin).toBe(origin);
       }),
-      { numRuns },
+      { numRuns, seed: fuzz.seed },
     );
   });
 
@@ -94,13 +101,45 @@ describe('sign-in flows under attack', () => {
 
   it('does not redirect to an unregistered redirect_uri at the issuer', async () => {
     const browser = new TestBrowser();
-    const response = await browser.request(
-      url(
-        `/oidc/auth?client_id=sticky&response_type=code&scope=openid&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`,
-      ),
-    );
-    const location = response.location ? new URL(response.location) : undefined;
-    expect(location?.origin ?? app.baseUrl).not.toBe('https://evil.example');
+    const ask = (redirectUri: string) =>
+      browser.request(
+        url(
+          `/oidc/auth?client_id=sticky&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(redirectUri)}`,
+        ),
+      );
+    // The control: the registered redirect_uri does lead on (to the sign-in page).
+    const registered = await ask(`${app.baseUrl}/api/auth/callback`);
+    expect(registered.status).toBe(303);
+    expect(new URL(registered.location!).origin).toBe(app.baseUrl);
+    // Another one gets an error page from the issuer itself, and no redirect anywhere.
+    const response = await ask('https://evil.example/cb');
+    expect(response.status).toBe(400);
+    expect(response.location).toBeUndefined();
+    expect(response.body).toContain('redirect_uri');
+  });
+
+  it('refuses a tampered PKCE verifier at the token exchange: the sign-in lands on code_invalid', async () => {
+    // The flow cookie is signed, so only someone holding SESSION_SECRET could swap the
+    // verifier in it: the test plays that attacker, to reach the issuer's own check.
+    const replaceVerifier = (signed: string) => {
+      const unsigned = app.app.unsignCookie(signed);
+      expect(unsigned.valid).toBe(true);
+      const flow = JSON.parse(Buffer.from(unsigned.value!, 'base64url').toString('utf8'));
+      const tampered = { ...flow, codeVerifier: `${flow.codeVerifier.slice(0, -4)}AAAA` };
+      expect(tampered.codeVerifier).not.toBe(flow.codeVerifier);
+      return app.app.signCookie(Buffer.from(JSON.stringify(tampered)).toString('base64url'));
+    };
+    const refused = await signInByInject(app, ada, { tamperFlow: replaceVerifier });
+    expect(refused.statusCode).toBe(302);
+    expect(refused.headers.location).toBe('/landing?error=code_invalid');
+    const cookies = [refused.headers['set-cookie'] ?? []].flat();
+    expect(cookies.some((value) => value.startsWith('sticky_session='))).toBe(false);
+
+    // The control: the same flow, untouched, signs in.
+    const accepted = await signInByInject(app, ada);
+    expect(accepted.statusCode).toBe(302);
+    expect(accepted.headers.location).toBe('/');
+    expect(findSetCookie(accepted, 'sticky_session').value).toMatch(/^[\w-]{43}$/);
   });
 
   it('gives a new session id at sign-in: a planted session token is not adopted', async () => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../config/env.ts';
 import { webDistDir } from '../routes/spa.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { findSetCookie, signInByInject, startTestIssuer } from '../test-support/oidc.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import { gradeResponse, parseCsp } from '../test-support/observatory-rules.ts';
 import type { ObservedResponse } from '../test-support/observatory-rules.ts';
@@ -138,7 +139,7 @@ describe('security headers on every answer', () => {
         const hsts = response.headers['strict-transport-security'];
         if (isHttps) {
           expect(hsts, label).toBe('max-age=63072000; includeSubDomains; preload');
-        } else if (!isHttps) {
+        } else {
           expect(hsts, label).toBeUndefined();
         }
       }
@@ -187,22 +188,40 @@ describe('security headers on every answer', () => {
     ]);
   });
 
-  it('grades session cookies set at sign-in as secure, HttpOnly and SameSite over https', () => {
-    const graded = gradeResponse({
-      page: {
-        headers: {
-          'content-type': 'text/html',
-          'set-cookie': [
-            '__Host-sticky_session=abc; Max-Age=2592000; Path=/; HttpOnly; Secure; SameSite=Lax',
-          ],
-          'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
-        },
-        body: '',
-      },
-      isHttps: true,
-      redirection: 'to-https',
+  it('grades the session cookie a real sign-in sets as secure, HttpOnly and SameSite over https', async () => {
+    const issuer = await startTestIssuer({
+      redirectUri: 'https://sticky.example/api/auth/callback',
     });
-    expect(graded.results.cookies).toBe('cookies-secure-with-httponly-sessions-and-samesite');
+    const signingIn = await createTestApp({ PUBLIC_URL: 'https://sticky.example', ...issuer.env });
+    try {
+      const callback = await signInByInject(signingIn, { name: 'Ada', email: 'ada@example.com' });
+      expect(callback.statusCode).toBe(302);
+      // The server's own Set-Cookie headers: the new session, and the spent sign-in flow.
+      expect(findSetCookie(callback, '__Host-sticky_session').value).not.toBe('');
+      const graded = gradeResponse({
+        page: observed(callback),
+        isHttps: true,
+        redirection: 'to-https',
+      });
+      expect(graded.results.cookies).toBe('cookies-secure-with-httponly-sessions-and-samesite');
+      // The control: the same grading finds a session cookie without HttpOnly.
+      const setCookies = callback.headers['set-cookie'] as string[];
+      const weakened = gradeResponse({
+        page: observed({
+          ...callback,
+          headers: {
+            ...callback.headers,
+            'set-cookie': setCookies.map((value) => value.replace(/; HttpOnly/i, '')),
+          },
+        }),
+        isHttps: true,
+        redirection: 'to-https',
+      });
+      expect(weakened.results.cookies).toBe('cookies-session-without-httponly-flag');
+    } finally {
+      await signingIn.close();
+      await issuer.close();
+    }
   });
 
   it('serves the built index.html with no inline script and only same-origin scripts', (context) => {

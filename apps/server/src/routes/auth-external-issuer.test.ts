@@ -1,9 +1,10 @@
 import { Cookie } from 'tough-cookie';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../db/embedded.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { TestBrowser } from '../test-support/browser.ts';
+import { listenOnFreePort } from '../test-support/listen.ts';
+import type { ListeningServer } from '../test-support/listen.ts';
 import { reachCallback, startTestIssuer } from '../test-support/oidc.ts';
 import type { ListeningTestApp, TestIssuer } from '../test-support/oidc.ts';
 
@@ -26,17 +27,25 @@ describe('an issuer that has not verified the email', () => {
   let issuer: TestIssuer;
   let app: ListeningTestApp;
   beforeAll(async () => {
-    const port = await findFreePort();
+    const listening = await listenOnFreePort();
+    const baseUrl = `http://localhost:${listening.port}`;
     issuer = await startTestIssuer({
-      redirectUri: `http://localhost:${port}/api/auth/callback`,
+      redirectUri: `${baseUrl}/api/auth/callback`,
       isEmailVerified: false,
     });
-    const testApp = await createTestApp({
-      PUBLIC_URL: `http://localhost:${port}`,
-      ...issuer.env,
-    });
-    await testApp.app.listen({ port, host: '127.0.0.1' });
-    app = { ...testApp, baseUrl: `http://localhost:${port}` };
+    const testApp = await createTestApp(
+      { PUBLIC_URL: baseUrl, ...issuer.env },
+      { serverFactory: listening.serverFactory },
+    );
+    await testApp.app.ready();
+    app = {
+      ...testApp,
+      baseUrl,
+      close: async () => {
+        await testApp.close();
+        await listening.close();
+      },
+    };
   });
   afterAll(async () => {
     await app?.close();
@@ -124,16 +133,20 @@ describe('sign-in when PUBLIC_URL is https', () => {
 
 describe('an issuer that cannot be reached', () => {
   let testApp: TestApp;
+  let unreachable: ListeningServer;
   beforeAll(async () => {
-    const closedPort = await findFreePort();
+    // Our own port, where every connection is cut before an answer.
+    unreachable = await listenOnFreePort();
+    unreachable.serverFactory((request) => request.socket.destroy(), {});
     testApp = await createTestApp({
-      OIDC_ISSUER: `http://127.0.0.1:${closedPort}/realms/sticky`,
+      OIDC_ISSUER: `${unreachable.origin}/realms/sticky`,
       OIDC_CLIENT_ID: 'sticky',
       OIDC_CLIENT_SECRET: 'secret',
     });
   });
   afterAll(async () => {
     await testApp?.close();
+    await unreachable?.close();
   });
 
   it('sends the browser back to the landing page with provider_error', async () => {

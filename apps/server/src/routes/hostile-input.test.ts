@@ -6,6 +6,7 @@ import type { RouteEntry } from '../plugins/route-inventory.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { readRouteInventory } from '../test-support/app.ts';
 import { insertCatalogItems, insertCategory } from '../test-support/catalog-fixtures.ts';
+import { readFuzzSettings } from '../test-support/fuzz.ts';
 import { assertEnvelope, listApiRoutes, routeName } from '../test-support/envelopes.ts';
 import type { SeenResponse } from '../test-support/envelopes.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
@@ -20,11 +21,7 @@ import { signInAs } from '../test-support/sign-in.ts';
  * (more under CI; `npm run stress` runs many more); `STICKY_FUZZ_SEED` replays a run: the seed
  * of every run is printed.
  */
-const numRuns = Number(process.env.STICKY_FUZZ_RUNS ?? (process.env.CI ? 60 : 12));
-const seed = process.env.STICKY_FUZZ_SEED
-  ? Number(process.env.STICKY_FUZZ_SEED)
-  : Math.floor(Math.random() * 2 ** 31);
-console.info(`hostile-input: STICKY_FUZZ_SEED=${seed} STICKY_FUZZ_RUNS=${numRuns}`);
+const { runs: numRuns, seed } = readFuzzSettings('hostile-input');
 const API_KEY = 'fuzz-api-key-0123456789';
 const ENV = { STICKY_API_KEYS: API_KEY };
 

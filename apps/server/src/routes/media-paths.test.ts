@@ -5,12 +5,14 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
+import { readFuzzSettings } from '../test-support/fuzz.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
 import type { ListeningTestApp } from '../test-support/oidc.ts';
 import { rawRequest, sendRaw } from '../test-support/raw-http.ts';
 import { sniffImageType } from '../test-support/sniff-image.ts';
 
-const numRuns = Number(process.env.STICKY_FUZZ_RUNS ?? 12) * 10;
+const fuzz = readFuzzSettings('media-paths');
+const numRuns = fuzz.runs * 10;
 const SECRET = 'TOP-SECRET-never-served-0123456789';
 
 describe('/media serves catalog files only, as what they are', () => {
@@ -135,7 +137,7 @@ describe('/media serves catalog files only, as what they are', () => {
           expect([400, 404, 414]).toContain(response.status);
         }
       }),
-      { numRuns },
+      { numRuns, seed: fuzz.seed },
     );
   });
 

@@ -1,10 +1,12 @@
 import Fastify from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
+import { Cookie } from 'tough-cookie';
 import { localIssuerPlugin } from '../auth/local-issuer.ts';
 import type { LocalIssuerClient } from '../auth/local-issuer.ts';
+import { flowCookieName } from '../auth/sign-in-flow.ts';
 import { createTestApp } from './app.ts';
 import type { TestApp, TestAppOptions } from './app.ts';
-import { readForm } from './browser.ts';
-import type { TestBrowser } from './browser.ts';
+import { readForm, TestBrowser } from './browser.ts';
 import { listenOnFreePort } from './listen.ts';
 
 export interface ListeningTestApp extends TestApp {
@@ -117,4 +119,41 @@ export async function reachCallback(
     );
   }
   return submitted.url;
+}
+
+/** The `Set-Cookie` of `name` in an answer, parsed; throws when there is none. */
+export function findSetCookie(response: LightMyRequestResponse, name: string): Cookie {
+  const header = response.headers['set-cookie'];
+  const all = Array.isArray(header) ? header : header ? [header] : [];
+  const found = all.find((value) => value.startsWith(`${name}=`));
+  const cookie = found ? Cookie.parse(found) : undefined;
+  if (!cookie) throw new Error(`no Set-Cookie for ${name} in ${JSON.stringify(all)}`);
+  return cookie;
+}
+
+/**
+ * A whole sign-in at an app reached by `inject` (its PUBLIC_URL need not listen) configured
+ * with a test issuer (`startTestIssuer(...).env`): the start, the person at the issuer, then
+ * the callback with the flow cookie the start set. `tamperFlow` may change that cookie's value
+ * on the way, as an attacker holding the browser could. Returns the callback's answer as the
+ * server sent it.
+ */
+export async function signInByInject(
+  testApp: TestApp,
+  person: { name: string; email: string },
+  options: { returnTo?: string; tamperFlow?: (value: string) => string } = {},
+): Promise<LightMyRequestResponse> {
+  const start = await testApp.app.inject(
+    `/api/auth/googleAuth?returnTo=${encodeURIComponent(options.returnTo ?? '/')}`,
+  );
+  if (start.statusCode !== 302) throw new Error(`sign-in did not start: ${start.statusCode}`);
+  const name = flowCookieName(testApp.config);
+  const flow = findSetCookie(start, name).value;
+  const callbackUrl = new URL(
+    await reachCallback(new TestBrowser(), start.headers.location as string, person),
+  );
+  return testApp.app.inject({
+    url: callbackUrl.pathname + callbackUrl.search,
+    headers: { cookie: `${name}=${options.tamperFlow ? options.tamperFlow(flow) : flow}` },
+  });
 }
