@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test';
-import { startFakeGiphy, hasGiphyFixtures } from './support/fake-giphy.ts';
+import { startFakeGiphy } from './support/fake-giphy.ts';
 import type { FakeGiphy } from './support/fake-giphy.ts';
 import { journeyWidths, runJourney, uniqueEmail } from './support/journey.ts';
 import { startStickyServer } from './support/server.ts';
@@ -7,7 +7,8 @@ import type { StickyServer } from './support/server.ts';
 
 /**
  * The same journey with GIPHY as the content source: the browser calls a local fake GIPHY
- * (serving ../shared/fixtures/giphy) directly with the public key, as in production.
+ * (serving the recorded responses in fixtures/giphy) directly with the public key, as in
+ * production.
  */
 const test = base.extend<object, { giphy: { fake: FakeGiphy; sticky: StickyServer } }>({
   giphy: [
@@ -26,8 +27,6 @@ const test = base.extend<object, { giphy: { fake: FakeGiphy; sticky: StickyServe
     { scope: 'worker', timeout: 180_000 },
   ],
 });
-
-test.skip(!hasGiphyFixtures, 'GIPHY fixtures (../shared/fixtures/giphy) are absent');
 
 for (const width of journeyWidths) {
   test.describe(`GIPHY mode at ${width} px`, () => {

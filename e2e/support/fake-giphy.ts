@@ -6,11 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Real GIPHY responses (../shared/fixtures/giphy); the fake serves nothing else. */
-export const giphyFixturesDir = path.resolve(repoRoot, '../shared/fixtures/giphy');
-/** Real animated images the fake's media host serves in place of GIPHY's CDN. */
-const mediaDir = path.resolve(repoRoot, '../shared/data/gifs');
-export const hasGiphyFixtures = fs.existsSync(giphyFixturesDir);
+/** Real GIPHY responses recorded into the repository; the fake serves nothing else. */
+export const giphyFixturesDir = path.join(repoRoot, 'fixtures', 'giphy');
 
 type Json = Record<string, unknown>;
 
@@ -34,30 +31,21 @@ function readFixture(name: string): Json {
   return JSON.parse(fs.readFileSync(path.join(giphyFixturesDir, name), 'utf8')) as Json;
 }
 
-const tinyGif = Buffer.from(
-  'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==',
-  'base64',
-);
-
-/** A fixed set of media files: each GIPHY id gets one, the same every time. */
-function loadMediaFiles(): { gif: Buffer[]; webp: Buffer[] } {
-  if (!fs.existsSync(mediaDir)) return { gif: [tinyGif], webp: [] };
-  const names = fs.readdirSync(mediaDir).sort();
-  const pick = (extension: string) =>
-    names
-      .filter((name) => name.endsWith(extension))
-      .slice(0, 12)
-      .map((name) => fs.readFileSync(path.join(mediaDir, name)))
-      .filter((bytes) => bytes.length < 2_000_000);
-  const gif = pick('.gif');
-  return { gif: gif.length > 0 ? gif : [tinyGif], webp: pick('.webp') };
-}
-
-function hashOf(text: string): number {
-  let hash = 0;
-  for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return hash;
-}
+/**
+ * What the fake's media host answers for every GIPHY media URL: a 16×16 two-frame animation
+ * (sharp wrote these bytes; any real image does, the journey compares the bytes it downloads
+ * with the bytes served).
+ */
+const media = {
+  gif: Buffer.from(
+    'R0lGODlhEAAQAIAAAExpceY8WiH/C05FVFNDQVBFMi4wAwEAAAAh+QQFMgAAACwAAAAAEAAQAAACDoyPqcvtD6OctNqLsz4FACH5BAUyAAAALAAAAAAQABAAgExpcTx45gIOjI+py+0Po5y02ouzPgUAOw==',
+    'base64',
+  ),
+  webp: Buffer.from(
+    'UklGRogAAABXRUJQVlA4WAoAAAACAAAADwAADwAAQU5JTQYAAAD/////AABBTk1GKgAAAAAAAAAAAA8AAA8AAPQBAAJWUDhMEQAAAC8PwAMAB1Cemler/4GI6H8AAEFOTUYqAAAAAAAAAAAADwAADwAA9AEAAFZQOEwRAAAALw/AAwAHULzy1Lz/gYjofwAA',
+    'base64',
+  ),
+};
 
 /** Points every GIPHY media URL in an item at the fake's own media host. */
 function rewriteMedia(value: unknown, base: string): unknown {
@@ -101,13 +89,12 @@ function matches(item: Json, term: string): boolean {
 
 /**
  * A local stand-in for GIPHY's API and media CDN, serving the real responses in
- * ../shared/fixtures/giphy: trending, search, gifs by id(s), related and categories (GIPHY
+ * fixtures/giphy: trending, search, gifs by id(s), related and categories (GIPHY
  * publishes no category fixture: those are made from the fixtures' items, in the documented
- * shape). Media URLs point at this server, which answers with real images. CORS is open, as
+ * shape). Media URLs point at this server, which answers with a small real image. CORS is open, as
  * GIPHY's is, because the browser calls it directly.
  */
 export async function startFakeGiphy(): Promise<FakeGiphy> {
-  const media = loadMediaFiles();
   const requests: FakeGiphyRequest[] = [];
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -178,10 +165,9 @@ export async function startFakeGiphy(): Promise<FakeGiphy> {
     }
 
     if (!requestUrl.pathname.startsWith('/v1/')) {
-      // The media host: a real image per id, WebP where a WebP was asked for.
-      const isWebp = requestUrl.pathname.endsWith('.webp') && media.webp.length > 0;
-      const files = isWebp ? media.webp : media.gif;
-      const bytes = files[hashOf(requestUrl.pathname.split('/')[2] ?? '') % files.length]!;
+      // The media host: an image for every path, WebP where a WebP was asked for.
+      const isWebp = requestUrl.pathname.endsWith('.webp');
+      const bytes = isWebp ? media.webp : media.gif;
       response.writeHead(200, {
         'content-type': isWebp ? 'image/webp' : 'image/gif',
         'content-length': String(bytes.length),

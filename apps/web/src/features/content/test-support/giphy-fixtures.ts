@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ContentCategory, ContentItem, ContentListResult } from '../content-types.ts';
 
-/** `../shared/fixtures/giphy` (real GIPHY responses); tests skip when it is absent. */
+/** Real GIPHY responses recorded into the repository (fixtures/giphy/SOURCES.md). */
 // jsdom gives modules an http `import.meta.url`; the directory is still known.
-export const fixturesDir = `${path.resolve(import.meta.dirname, '../../../../../../../shared/fixtures/giphy')}/`;
+export const fixturesDir = `${path.resolve(import.meta.dirname, '../../../../../../fixtures/giphy')}/`;
 export const hasGiphyFixtures = fs.existsSync(fixturesDir);
 export const missingFixturesMessage = `GIPHY fixtures not found at ${fixturesDir}: skipping`;
 
