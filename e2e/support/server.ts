@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** The line the server prints once it listens (apps/server/src/main.ts). */
+const runningLine = 'Sticky is running at ';
+const maxPortAttempts = 5;
+
 export interface StickyServer {
   url: string;
   dataDir: string;
@@ -15,7 +19,10 @@ export interface StickyServer {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+class PortTakenError extends Error {}
+
+/** A port that was free a moment ago: the server may still lose it to another process. */
+async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.on('error', reject);
@@ -27,19 +34,39 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the real server (`npm run serve`'s command) on a free port with a temporary DATA_DIR,
- * waits until /readyz answers, and returns how to reach and stop it.
+ * Starts the real server (`npm run serve`'s command) with a temporary DATA_DIR, waits until it
+ * listens and /readyz answers, and returns how to reach and stop it.
+ *
+ * The port is chosen here rather than with PORT=0 because PUBLIC_URL (sign-in redirects, links)
+ * must name it before the server starts. A port can be taken between the choice and the
+ * server's listen: the server then exits with EADDRINUSE before printing its running line, and
+ * the start is tried again on another port. Readiness is the server's own running line, so a
+ * different process that took the port is never mistaken for ours (docs/testing.md, "e2e").
  */
 export async function startStickyServer(
   env: Record<string, string> = {},
   options: { timeoutMs?: number; dataDir?: string } = {},
 ): Promise<StickyServer> {
-  const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-e2e-'));
   fs.chmodSync(dataDir, 0o755);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launchOnPort(await findFreePort(), dataDir, env, options.timeoutMs ?? 120_000);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= maxPortAttempts) throw error;
+    }
+  }
+}
+
+async function launchOnPort(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<StickyServer> {
   const url = `http://localhost:${port}`;
   const logFile = path.join(dataDir, 'server.log');
-  const log = fs.openSync(logFile, 'a');
+  const log = fs.createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env: {
@@ -51,36 +78,102 @@ export async function startStickyServer(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', log, log],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`server exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8')}`);
+  let output = '';
+  const onOutput = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    log.write(chunk);
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  const closeLog = () => new Promise<void>((resolve) => log.end(resolve));
+
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
     }
-    try {
-      const response = await fetch(`${url}/readyz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  };
+
+  try {
+    await waitForRunningLine(child, () => output, timeoutMs);
+    await waitForReady(url, child, () => output, timeoutMs);
+  } catch (error) {
+    await kill();
+    await closeLog();
+    throw error;
   }
-  if (Date.now() >= deadline) {
-    child.kill('SIGKILL');
-    throw new Error(`server not ready in time:\n${fs.readFileSync(logFile, 'utf8')}`);
-  }
+
   return {
     url,
     dataDir,
     process: child,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        // A server that does not stop in time is killed: the next run needs its DATA_DIR.
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
       }
-      fs.closeSync(log);
+      await closeLog();
     },
   };
+}
+
+/** Resolves on the server's running line; rejects when it exits first or takes too long. */
+function waitForRunningLine(
+  child: ChildProcess,
+  readOutput: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = () => {
+      if (readOutput().includes(runningLine)) done();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      const output = readOutput();
+      if (output.includes('EADDRINUSE')) done(new PortTakenError(output));
+      else done(new Error(`server exited (${code ?? signal}) before listening:\n${output}`));
+    };
+    const timer = setTimeout(
+      () => done(new Error(`server did not start in ${timeoutMs} ms:\n${readOutput()}`)),
+      timeoutMs,
+    );
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    onData();
+  });
+}
+
+/** Polls /readyz (the database answers) until it says 200. */
+async function waitForReady(
+  url: string,
+  child: ChildProcess,
+  readOutput: () => string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`server exited with ${child.exitCode}:\n${readOutput()}`);
+    }
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // a connection refused right after listening: ask again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server not ready in ${timeoutMs} ms:\n${readOutput()}`);
 }
