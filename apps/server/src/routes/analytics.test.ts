@@ -28,14 +28,40 @@ describe('POST /api/analytics/pageview', () => {
     return rows;
   }
 
-  it('keeps one daily count per path and stores nothing else', async () => {
-    expect((await postPageView({ path: '/landing' })).statusCode).toBe(204);
+  /** The database's own UTC day, as recordPageView files views under. */
+  async function readToday(): Promise<string> {
+    const { rows } = await testApp.database.pool.query<{ day: string }>(
+      "select to_char((now() at time zone 'utc')::date, 'YYYY-MM-DD') as day",
+    );
+    return rows[0]!.day;
+  }
+
+  /** Posts one view and proves it added exactly one to that day's count, whatever day it is. */
+  async function expectOneMoreView() {
+    const before = await readCounts();
+    const dayBefore = await readToday();
     const response = await postPageView({ path: '/landing' });
+    const dayAfter = await readToday();
     expect(response.statusCode).toBe(204);
     expect(response.headers['set-cookie']).toBeUndefined();
+    const after = await readCounts();
+    const countOn = (rows: typeof before, day: string) =>
+      rows.find((row) => row.day === day && row.path === '/landing')?.count ?? 0;
+    const changed = after.filter((row) => countOn(before, row.day) !== row.count);
+    // One row grew by one, on the day the server saw (the same as ours, or the next one if
+    // midnight UTC passed during the request); nothing else moved.
+    expect(changed).toHaveLength(1);
+    expect(changed[0]!.count).toBe(countOn(before, changed[0]!.day) + 1);
+    expect([dayBefore, dayAfter]).toContain(changed[0]!.day);
+    expect(after.length - before.length).toBe(countOn(before, changed[0]!.day) === 0 ? 1 : 0);
+  }
 
-    const today = new Date().toISOString().slice(0, 10);
-    expect(await readCounts()).toEqual([{ day: today, path: '/landing', count: 2 }]);
+  it('keeps one daily count per path and stores nothing else', async () => {
+    await expectOneMoreView();
+    await expectOneMoreView();
+    const counts = await readCounts();
+    expect(counts.every((row) => row.path === '/landing')).toBe(true);
+    expect(counts.reduce((sum, row) => sum + row.count, 0)).toBe(2);
     const { rows: columns } = await testApp.database.pool.query<{ column_name: string }>(
       "select column_name from information_schema.columns where table_name = 'page_views' order by 1",
     );
@@ -76,7 +102,8 @@ describe('POST /api/analytics/pageview', () => {
   });
 
   it('rate-limits one address', async () => {
-    const limited = await createTestApp();
+    // A long window: the budget cannot renew in the middle of this burst on a slow machine.
+    const limited = await createTestApp({}, { rateLimitWindowMs: 60 * 60_000 });
     try {
       const statuses: number[] = [];
       for (let index = 0; index < 31; index += 1) {

@@ -12,7 +12,8 @@ describe('POST /api/events and trending', () => {
   let first: string, second: string, third: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    // A long rate-limit window: no budget renews in the middle of a burst on a slow machine.
+    testApp = await createTestApp({}, { rateLimitWindowMs: 60 * 60_000 });
     [first, second, third] = (await insertCatalogItems(testApp.database, [
       { title: 'First' },
       { title: 'Second' },
