@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import type { SessionUser } from '@sticky/contracts';
+import type { ReadyResponse, SessionUser } from '@sticky/contracts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -22,7 +22,7 @@ import { v1Plugin } from './routes/v1/index.ts';
 
 /** What /readyz says about the starter catalog (seeded behind the running server). */
 export interface CatalogState {
-  starter: 'off' | 'seeding' | 'ready' | 'failed';
+  starter: ReadyResponse['catalog'];
 }
 
 export interface AppDeps {

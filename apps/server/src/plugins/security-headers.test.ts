@@ -61,6 +61,9 @@ function probes(cookie: string): Probe[] {
     { name: 'ready', url: '/readyz' },
     { name: 'sign-in start', url: '/api/auth/googleAuth' },
     { name: 'issuer discovery', url: '/oidc/.well-known/openid-configuration' },
+    { name: 'API reference page', url: '/api/docs/', headers: html },
+    { name: 'API reference script', url: '/api/docs/js/scalar.js' },
+    { name: 'OpenAPI document', url: '/api/docs/openapi.json' },
     {
       name: 'cross-site write',
       url: '/api/favorites/abc',
