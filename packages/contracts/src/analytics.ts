@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Pages whose views are counted (spec §1: the landing page). A closed list keeps the
+ * Pages whose views are counted (the landing page; docs/web.md). A closed list keeps the
  * `page_views` table from growing with whatever paths a client invents.
  */
 export const trackedPagePaths = ['/landing'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { credits } from './credits-list.ts';
 
-/** One asset set the product ships or shows (fonts, emoji art, images), and its licence. */
+/** One asset set the product ships or shows (fonts, emoji art, images), and its license. */
 export const creditSchema = z.object({
   name: z.string(),
   author: z.string(),

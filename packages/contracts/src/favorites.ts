@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { favoriteIdPattern } from './first-screen.ts';
 
 /**
- * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`). Favourites
+ * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`). Favorites
  * store GIPHY ids in giphy mode and ours in local mode, so only the shape is checked.
  */
 export const favoriteIdSchema = z
@@ -14,7 +14,7 @@ export type FavoriteId = z.infer<typeof favoriteIdSchema>;
 export const favoriteParamsSchema = z.object({ id: favoriteIdSchema });
 export type FavoriteParams = z.infer<typeof favoriteParamsSchema>;
 
-/** How many favourites one account keeps; more is refused, not silently dropped. */
+/** How many favorites one account keeps; more is refused, not silently dropped. */
 export const maxFavoritesPerUser = 2000;
 
 /** `GET /api/favorites` and every write: the account's ids, newest first. */

@@ -8,7 +8,7 @@ import type {
 
 /**
  * Checkers for the answers the web app's first screens wait for (`GET /api/auth/me`,
- * `GET /api/config`, the favourites) that do not need zod: zod is most of the app's own code,
+ * `GET /api/config`, the favorites) that do not need zod: zod is most of the app's own code,
  * and any zod schema on a first screen brings its shared core with it. The zod schemas stay
  * the contract: the results are typed by them, and first-screen.test.ts runs both over the
  * same answers. Like zod, unknown keys are dropped.

@@ -3,7 +3,7 @@ import { limits, ratingSchema } from './giphy.ts';
 import type { Rating } from './giphy.ts';
 
 /**
- * Query parameters of our GIPHY-compatible `/v1` (reference §1.2, §1.4). Unknown parameters are
+ * Query parameters of our GIPHY-compatible `/v1` (docs/api.md, "/v1"). Unknown parameters are
  * ignored (zod strips them): the SDK sends `api_key`, `pingback_id`, `type` and the literal
  * string `excludeDynamicResults=undefined`. Every problem message names its parameter, since
  * it becomes `meta.msg`, which the SDK shows as '@giphy/js-fetch-api: ' + msg.

@@ -58,7 +58,7 @@ interface LocalAccount {
   name: string;
 }
 
-/** The same email always gets the same subject, so a demo user keeps their favourites. */
+/** The same email always gets the same subject, so a demo user keeps their favorites. */
 function subjectFor(email: string): string {
   return `local-${createHash('sha256').update(email).digest('base64url').slice(0, 24)}`;
 }

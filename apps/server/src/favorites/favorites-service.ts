@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { favorites, users } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 
-/** The account's favourite ids, newest first (ties broken by id so the order is stable). */
+/** The account's favorite ids, newest first (ties broken by id so the order is stable). */
 export async function listFavoriteIds(db: Database, userId: string): Promise<string[]> {
   const rows = await db
     .select({ itemId: favorites.itemId })
@@ -15,8 +15,8 @@ export async function listFavoriteIds(db: Database, userId: string): Promise<str
 }
 
 /**
- * Adds one favourite; adding one that is already there changes nothing. Returns whether a
- * row was created, so callers count a favourite once. The cap is checked in the same
+ * Adds one favorite; adding one that is already there changes nothing. Returns whether a
+ * row was created, so callers count a favorite once. The cap is checked in the same
  * statement as the insert.
  */
 export async function addFavorite(db: Database, userId: string, itemId: string): Promise<boolean> {
@@ -39,7 +39,7 @@ export async function addFavorite(db: Database, userId: string, itemId: string):
   );
 }
 
-/** Removes one favourite; removing one that is not there is not an error. */
+/** Removes one favorite; removing one that is not there is not an error. */
 export async function removeFavorite(db: Database, userId: string, itemId: string): Promise<void> {
   await db.delete(favorites).where(and(eq(favorites.userId, userId), eq(favorites.itemId, itemId)));
 }
