@@ -16,11 +16,12 @@ export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const routeName = (route: Pick<RouteEntry, 'method' | 'url'>) =>
   `${route.method} ${route.url}`;
 
-const isApiUrl = (url: string) => /^\/(api|v1)(\/|\*|$)/.test(url);
+/** `/api` and the versioned APIs (`/v1`, and `/v2` when it comes). */
+export const isApiUrl = (url: string) => /^\/(api|v\d+)(\/|\*|$)/.test(url);
 const isGiphyUrl = (url: string) => /^\/v1(?:[/?]|$)/.test(url);
 
 /**
- * The app's own `/api` and `/v1` routes (HEAD twins left out), read from the routes
+ * The app's own `/api` and `/v1` (`/v2`…) routes (HEAD twins left out), read from the routes
  * themselves: what the hostile-input, cross-site and OpenAPI tests must cover. Routes hidden
  * from the API document (its own pages, CORS preflight) are not API routes.
  */
