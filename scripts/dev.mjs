@@ -38,8 +38,9 @@ const vite = await createServer({
   },
 });
 await vite.listen();
-const publicUrl = (vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}/`)
-  .replace(/\/$/, '');
+const publicUrl = (
+  vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}/`
+).replace(/\/$/, '');
 
 const server = spawn(
   process.execPath,
