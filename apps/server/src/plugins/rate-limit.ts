@@ -20,7 +20,7 @@ export function rateLimitKey(request: FastifyRequest): string {
 
 /**
  * Rate limits are opt-in per route (`config: { rateLimit: { max } }`) and share the key and
- * window set here (docs/security.md, "Rate limits"). Tests give a long window so that no
+ * window set here (docs/security.md, "Rate limits and quotas"). Tests give a long window so that no
  * budget can renew in the middle of a burst on a slow machine.
  */
 export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
