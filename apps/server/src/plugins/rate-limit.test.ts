@@ -151,3 +151,58 @@ describe('rate limits answer 429 in the envelope of their path', () => {
     expect(last!.headers.location).toBe('/landing?error=rate_limited');
   });
 });
+
+describe('who a request counts against', () => {
+  const keys = ['rate-key-one-0123456789', 'rate-key-two-0123456789'];
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(
+      { PUBLIC_URL: ORIGIN, STICKY_API_KEYS: keys.join(',') },
+      { rateLimitWindowMs: 60 * 60_000 },
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  // A page past the last style: limited like any render, but draws nothing.
+  const animate = (query: string, remoteAddress: string) => ({
+    url: `/v1/text/animate?m=hello&offset=4000&${query}`,
+    remoteAddress,
+  });
+
+  it('an app counts by its api_key: another key from the same address has its own budget', async () => {
+    const { last } = await exhaust(testApp, () => animate(`api_key=${keys[0]}`, '203.0.113.20'));
+    expect(last.statusCode).toBe(429);
+    const other = await testApp.app.inject(animate(`api_key=${keys[1]}`, '203.0.113.20'));
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('a signed-in person counts by account, whatever key or address they come with', async () => {
+    const { cookie } = await signInAs(testApp);
+    const { last } = await exhaust(testApp, () => ({
+      ...animate('api_key=sticky-web', '203.0.113.30'),
+      headers: { cookie },
+    }));
+    expect(last.statusCode).toBe(429);
+    const elsewhere = await testApp.app.inject({
+      ...animate('api_key=sticky-web', '203.0.113.31'),
+      headers: { cookie },
+    });
+    expect(elsewhere.statusCode).toBe(429);
+  });
+
+  it('anyone else counts by address', async () => {
+    const view = (remoteAddress: string) => ({
+      method: 'POST' as const,
+      url: '/api/analytics/pageview',
+      headers: { origin: ORIGIN, 'content-type': 'application/json' },
+      payload: { path: '/landing' },
+      remoteAddress,
+    });
+    const { last } = await exhaust(testApp, () => view('203.0.113.40'));
+    expect(last.statusCode).toBe(429);
+    expect((await testApp.app.inject(view('203.0.113.41'))).statusCode).toBe(204);
+  });
+});
