@@ -1,16 +1,15 @@
 import { expect, test as base } from './support/fixtures.ts';
-import { journeyWidths, runJourney, uniqueEmail, waitForCatalog } from './support/journey.ts';
+import { journeyWidths, runJourney, uniqueEmail } from './support/journey.ts';
+import { waitForStarterCatalog } from './support/server.ts';
 
 /** The shared server seeds its starter catalog behind the running server: wait for it once. */
 const test = base.extend<object, { catalogReady: true }>({
   catalogReady: [
-    async ({ browser, stickyUrl }, use) => {
-      const context = await browser.newContext();
-      await waitForCatalog(await context.newPage(), stickyUrl);
-      await context.close();
+    async ({ stickyUrl }, use) => {
+      await waitForStarterCatalog(stickyUrl);
       await use(true);
     },
-    { scope: 'worker', timeout: 11 * 60_000 },
+    { scope: 'worker', timeout: 16 * 60_000 },
   ],
 });
 

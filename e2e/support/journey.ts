@@ -24,36 +24,6 @@ export async function signInFromLanding(
   await page.waitForURL((url) => url.pathname === '/');
 }
 
-/**
- * Waits until the server's starter catalog has finished seeding (it fills in behind a running
- * server): at least `minimum` items, and no new ones over three polls. Uses a session of its
- * own, since /v1 answers signed-in users.
- */
-export async function waitForCatalog(page: Page, baseUrl: string, minimum = 300): Promise<void> {
-  await page.goto(`${baseUrl}/landing`);
-  await signInFromLanding(page, { name: 'Catalog Watcher', email: uniqueEmail('watcher') });
-  const total = async () => {
-    let sum = 0;
-    for (const type of ['gifs', 'stickers', 'text']) {
-      const response = await page.request.get(`${baseUrl}/v1/${type}/trending?limit=1&api_key=e2e`);
-      const body = (await response.json()) as { pagination?: { total_count?: number } };
-      sum += body.pagination?.total_count ?? 0;
-    }
-    return sum;
-  };
-  const deadline = Date.now() + 10 * 60_000;
-  let last = -1;
-  let stablePolls = 0;
-  while (Date.now() < deadline) {
-    const now = await total();
-    stablePolls = now === last ? stablePolls + 1 : 0;
-    last = now;
-    if (now >= minimum && stablePolls >= 3) return;
-    await page.waitForTimeout(3_000);
-  }
-  throw new Error(`the starter catalog did not finish seeding in time (${last} items)`);
-}
-
 /** A unique address per test and width, so no two runs share an account. */
 export function uniqueEmail(label: string): string {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;

@@ -47,13 +47,34 @@ export async function startStickyServer(
   env: Record<string, string> = {},
   options: { timeoutMs?: number; dataDir?: string } = {},
 ): Promise<StickyServer> {
+  const isOwnDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-e2e-'));
   fs.chmodSync(dataDir, 0o755);
+  // A DATA_DIR made here goes with the server; one passed in is the caller's to keep.
+  const removeDataDir = () => {
+    if (isOwnDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await launchOnPort(await findFreePort(), dataDir, env, options.timeoutMs ?? 120_000);
+      const server = await launchOnPort(
+        await findFreePort(),
+        dataDir,
+        env,
+        options.timeoutMs ?? 120_000,
+      );
+      const stop = server.stop;
+      return {
+        ...server,
+        stop: async () => {
+          await stop();
+          removeDataDir();
+        },
+      };
     } catch (error) {
-      if (!(error instanceof PortTakenError) || attempt >= maxPortAttempts) throw error;
+      if (!(error instanceof PortTakenError) || attempt >= maxPortAttempts) {
+        removeDataDir();
+        throw error;
+      }
     }
   }
 }
@@ -176,4 +197,22 @@ async function waitForReady(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`server not ready in ${timeoutMs} ms:\n${readOutput()}`);
+}
+
+/**
+ * Waits until the server's starter catalog, which fills in behind the running server, is made:
+ * the `catalog` field of /readyz is the signal. Only specs that browse the starter catalog need
+ * it; the seed keeps running meanwhile, so others start at once.
+ */
+export async function waitForStarterCatalog(url: string, timeoutMs = 15 * 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let catalog: string | undefined;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${url}/readyz`);
+    catalog = ((await response.json()) as { catalog?: string }).catalog;
+    if (catalog === 'ready' || catalog === 'off') return;
+    if (catalog === 'failed') throw new Error('the starter catalog could not be made');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`the starter catalog was still ${catalog} after ${timeoutMs / 1000} s`);
 }
