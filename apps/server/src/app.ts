@@ -1,13 +1,11 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import type { ReadyResponse, SessionUser } from '@sticky/contracts';
+import type { SessionUser } from '@sticky/contracts';
 import Fastify from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
-import type { AppConfig } from './config/env.ts';
-import type { DatabaseHandle } from './db/client.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -19,19 +17,8 @@ import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Plugin } from './routes/v1/index.ts';
-
-/** What /readyz says about the starter catalog (seeded behind the running server). */
-export interface CatalogState {
-  starter: ReadyResponse['catalog'];
-}
-
-export interface AppDeps {
-  config: AppConfig;
-  database: DatabaseHandle;
-  catalog?: CatalogState;
-  /** Signs short-lived cookies (the sign-in flow); never the session token itself. */
-  sessionSecret: string;
-}
+import { createAppServices } from './services/app-services.ts';
+import type { AppDeps, AppDepsInput } from './services/app-services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,7 +44,7 @@ export interface BuildAppOptions {
  * then each API as an encapsulated plugin with its own hooks and error answers, then media,
  * the local sign-in issuer and the web app.
  */
-export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
+export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}) {
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).child === 'function'
       ? { loggerInstance: options.logger as FastifyBaseLogger }
@@ -73,7 +60,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}) {
     // Bad %-escapes and over-long path parameters: our envelope, not Fastify's bare one.
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
-  app.decorate('deps', deps);
+  // Services per app (docs/architecture.md, "Services per app"), closed with it.
+  const services = createAppServices(deps, app.log);
+  app.decorate('deps', services.deps);
+  app.addHook('onClose', services.close);
   // One declaration per route validates, types, serializes and documents (docs/api.md).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,19 +1,16 @@
-import fs from 'node:fs';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import type { App, CatalogState } from './app.ts';
+import type { App } from './app.ts';
 import type { AppConfig } from './config/env.ts';
-import { connectDatabase } from './db/client.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { acquireDataDirLock, startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
-import { migrateDatabase } from './db/migrate.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
-import { cleanupIncompleteImports } from './catalog/import/media-files.ts';
 import { closeMediaProcessors } from './catalog/import/media-processor.ts';
 import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
+import type { CatalogState } from './services/app-services.ts';
+import { openDatabase } from './services/open-database.ts';
 
 export interface RunningServer {
   app: App;
@@ -35,44 +32,26 @@ export function createLogger(config: AppConfig): Logger {
  */
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const startedAt = Date.now();
-  fs.mkdirSync(config.mediaDir, { recursive: true });
-  let releaseLock: (() => void) | undefined;
-  let embedded: EmbeddedDatabase | undefined;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    releaseLock = acquireDataDirLock(config.dataDir);
-    try {
-      embedded = await startEmbeddedPostgres(config.dataDir, log);
-    } catch (error) {
-      releaseLock();
-      throw error;
-    }
-    databaseUrl = embedded.url;
-  }
-  const database = connectDatabase(databaseUrl, { max: 20 });
-  const stopDatabase = async () => {
-    await database.close().catch(() => {});
-    await embedded?.stop().catch(() => {});
-    releaseLock?.();
-  };
+  const opened = await openDatabase(config, log, {
+    poolSize: 20,
+    statementTimeoutMs: config.statementTimeoutMs,
+  });
+  const { database, embedded } = opened;
+  const stopDatabase = opened.close;
   const catalog: CatalogState = { starter: config.seedStarterCatalog ? 'seeding' : 'off' };
-  let app: App;
+  let built: App | undefined;
   try {
-    await migrateDatabase(database);
-    // Files of an import that died half-way (a crash, kill -9) go before anything is served.
-    const cleanup = await cleanupIncompleteImports({ config, database });
-    if (cleanup.stagingDirsRemoved + cleanup.orphansRemoved > 0) {
-      log.info(cleanup, 'removed files left by an incomplete import');
-    }
-    app = await buildApp(
+    built = await buildApp(
       { config, database, catalog, sessionSecret: resolveSessionSecret(config) },
       { logger: log },
     );
-    await app.listen({ port: config.port, host: config.host });
+    await built.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await built?.close().catch(() => {});
     await stopDatabase();
     throw error;
   }
+  const app = built;
 
   let isStopping = false;
   if (embedded) {

@@ -32,6 +32,24 @@ const positiveInt = (name: string, fallback: number, max = Number.MAX_SAFE_INTEG
       return parsed;
     });
 
+/** Like positiveInt, where 0 means "none" (no wait, no floor). */
+const wholeNumber = (name: string, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const parsed = Number(value);
+      if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from 0, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
 const httpUrl = (name: string) =>
   z
     .string()
@@ -162,6 +180,12 @@ const envSchema = z
     IMPORT_MAX_FRAMES: positiveInt('IMPORT_MAX_FRAMES', 1000),
     IMPORT_MAX_DURATION_MS: positiveInt('IMPORT_MAX_DURATION_MS', 120_000),
     IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
+    // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
+    TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
+    TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
+    TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
+    MIN_FREE_DISK_MB: wholeNumber('MIN_FREE_DISK_MB', 512),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
@@ -241,6 +265,13 @@ export interface AppConfig {
     maxDurationMs: number;
     workers: number;
   };
+  /** statement_timeout of the server's database connections. */
+  statementTimeoutMs: number;
+  /** How long a trending page outlives a move of popularity (0: follows at once). */
+  trendingMaxAgeMs: number;
+  textRendering: { perPersonPerDay: number; keepDays: number };
+  /** Below this much free space in DATA_DIR nothing new is rendered. */
+  minFreeDiskBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -307,5 +338,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxDurationMs: e.IMPORT_MAX_DURATION_MS,
       workers: e.IMPORT_WORKERS,
     },
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    trendingMaxAgeMs: e.TRENDING_MAX_AGE_SECONDS * 1000,
+    textRendering: {
+      perPersonPerDay: e.TEXT_RENDERS_PER_DAY,
+      keepDays: e.TEXT_RENDER_KEEP_DAYS,
+    },
+    minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
   };
 }

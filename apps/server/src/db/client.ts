@@ -14,10 +14,21 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
+export interface ConnectOptions {
+  max?: number;
+  /**
+   * statement_timeout of every pooled connection: a statement running longer is cancelled
+   * (SQLSTATE 57014), so no request holds a connection for long (docs/architecture.md,
+   * "Runtime"). Unset: no limit (CLI imports, tests).
+   */
+  statementTimeoutMs?: number;
+}
+
+export function connectDatabase(url: string, options: ConnectOptions = {}): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     // Fail fast when the database is gone instead of queueing requests forever.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,

@@ -12,7 +12,8 @@ export interface ChannelHandlers {
 }
 
 export interface NotificationListener {
-  listen: (channel: string, handlers: ChannelHandlers) => void;
+  /** Subscribes; the function returned unsubscribes (UNLISTEN when nobody is left). */
+  listen: (channel: string, handlers: ChannelHandlers) => () => void;
   close: () => Promise<void>;
 }
 
@@ -24,7 +25,8 @@ const reconnectDelayMs = 1_000;
  * `onLost` and it reconnects after a pause, for as long as the listener is open.
  */
 export function createNotificationListener(config: pg.ClientConfig): NotificationListener {
-  const channels = new Map<string, ChannelHandlers>();
+  const channels = new Map<string, Set<ChannelHandlers>>();
+  const everyHandler = () => [...channels.values()].flatMap((handlers) => [...handlers]);
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -35,7 +37,7 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
     client = undefined;
     lost.removeAllListeners('notification');
     lost.end().catch(() => {});
-    for (const handlers of channels.values()) handlers.onLost();
+    for (const handlers of everyHandler()) handlers.onLost();
     scheduleReconnect();
   };
 
@@ -59,7 +61,9 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
       next.on('error', () => loseConnection(next));
       next.on('end', () => loseConnection(next));
       next.on('notification', (message) => {
-        channels.get(message.channel)?.onNotification(message.payload ?? '');
+        for (const handlers of channels.get(message.channel) ?? []) {
+          handlers.onNotification(message.payload ?? '');
+        }
       });
       try {
         await next.connect();
@@ -68,7 +72,9 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
           return;
         }
         client = next;
-        for (const [channel, handlers] of channels) await subscribe(next, channel, handlers);
+        for (const [channel, subscribers] of channels) {
+          for (const handlers of subscribers) await subscribe(next, channel, handlers);
+        }
       } catch {
         if (client === next) loseConnection(next);
         else {
@@ -84,13 +90,21 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
 
   return {
     listen: (channel, handlers) => {
-      channels.set(channel, handlers);
+      const subscribers = channels.get(channel) ?? new Set<ChannelHandlers>();
+      channels.set(channel, subscribers);
+      subscribers.add(handlers);
       if (client && !connecting) {
         const current = client;
         subscribe(current, channel, handlers).catch(() => loseConnection(current));
       } else if (!connecting) {
         void connect();
       }
+      return () => {
+        subscribers.delete(handlers);
+        if (subscribers.size > 0 || channels.get(channel) !== subscribers) return;
+        channels.delete(channel);
+        client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+      };
     },
     close: async () => {
       isClosed = true;

@@ -59,7 +59,11 @@ export const favorites = pgTable(
     itemId: text('item_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.itemId] }),
+    // Purging animated text asks whether anyone favorited a rendering (catalog/text).
+    index('favorites_item_idx').on(t.itemId),
+  ],
 );
 
 export const creators = pgTable('creators', {
@@ -133,6 +137,10 @@ export const items = pgTable(
     index('items_tags_idx').using('gin', t.tags),
     index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),
     index('items_type_created_idx').on(t.type, t.createdAt.desc(), t.id),
+    // Renderings of animated text past their keep time are purged (catalog/text).
+    index('items_dynamic_created_idx')
+      .on(t.createdAt)
+      .where(sql`is_dynamic`),
   ],
 );
 
@@ -143,7 +151,7 @@ export const renditions = pgTable(
       .notNull()
       .references(() => items.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    format: text('format', { enum: ['gif', 'webp', 'mp4', 'png', 'jpeg'] }).notNull(),
+    format: text('format', { enum: ['gif', 'webp', 'mp4', 'webm', 'png', 'jpeg'] }).notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     frames: integer('frames').notNull().default(1),
@@ -186,6 +194,49 @@ export const itemCategories = pgTable(
   (t) => [
     primaryKey({ columns: [t.itemId, t.categoryId] }),
     index('item_categories_category_idx').on(t.categoryId),
+  ],
+);
+
+/**
+ * Who searched a query on a day (a digest, never the person's id): trending searches count
+ * people, not requests (docs/catalog.md, "Trending"). Only today's rows are needed; older
+ * days are pruned.
+ */
+export const searchQuerySearchers = pgTable(
+  'search_query_searchers',
+  {
+    query: text('query').notNull(),
+    day: date('day').notNull(),
+    searcher: text('searcher').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.query, t.day, t.searcher] })],
+);
+
+/** New animated-text renderings per person (a digest) and day: the daily quota. */
+export const textRenderCounts = pgTable(
+  'text_render_counts',
+  {
+    requester: text('requester').notNull(),
+    day: date('day').notNull(),
+    renders: integer('renders').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.requester, t.day] })],
+);
+
+/**
+ * Listable items per tag and rating, kept exact by triggers on items (migration 0009): tag
+ * autocomplete reads the range of tags that start with what was typed, not every tag.
+ */
+export const catalogTags = pgTable(
+  'catalog_tags',
+  {
+    tag: text('tag').notNull(),
+    rating: text('rating').notNull(),
+    uses: bigint('uses', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tag, t.rating] }),
+    index('catalog_tags_prefix_idx').using('btree', t.tag.op('text_pattern_ops')),
   ],
 );
 
@@ -253,10 +304,20 @@ export const catalogCounts = pgTable(
 );
 
 /**
- * One row whose version moves with every committed change to the catalog's items, renditions
- * or creators (triggers, migration 0006): trending pages stay cached in memory until it moves.
+ * One row whose version moves with every committed change to the catalog's items (other than
+ * their popularity), renditions or creators (triggers, migrations 0006 and 0009): answers
+ * kept in memory are served while it has not moved (docs/catalog.md, "Caches and versions").
  */
 export const catalogVersion = pgTable('catalog_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * One row whose version moves when popularity changes (an item's trend_score or trending_at,
+ * migration 0009): trending pages follow it within their maximum age; nothing else is emptied.
+ */
+export const popularityVersion = pgTable('popularity_version', {
   id: boolean('id').primaryKey().default(true),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });

@@ -1,7 +1,7 @@
 import { itemEventResponseSchema } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordItemEvent } from '../catalog/query/trending.ts';
+import { recordItemEvent } from '../catalog/activity/item-events.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
@@ -13,7 +13,11 @@ describe('POST /api/events and trending', () => {
 
   beforeAll(async () => {
     // A long rate-limit window: no budget renews in the middle of a burst on a slow machine.
-    testApp = await createTestApp({}, { rateLimitWindowMs: 60 * 60_000 });
+    // Trending follows every counted event at once here (TRENDING_MAX_AGE_SECONDS=0).
+    testApp = await createTestApp(
+      { TRENDING_MAX_AGE_SECONDS: '0' },
+      { rateLimitWindowMs: 60 * 60_000 },
+    );
     [first, second, third] = (await insertCatalogItems(testApp.database, [
       { title: 'First' },
       { title: 'Second' },

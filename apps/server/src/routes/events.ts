@@ -1,6 +1,6 @@
 import { itemEventRequestSchema, itemEventResponseSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { recordItemEvent } from '../catalog/query/trending.ts';
+import { recordItemEvent } from '../catalog/activity/item-events.ts';
 import { AppError } from '../lib/app-error.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';

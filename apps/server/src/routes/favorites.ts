@@ -12,7 +12,7 @@ import {
   mergeFavorites,
   removeFavorite,
 } from '../favorites/favorites-service.ts';
-import { recordItemEvent } from '../catalog/query/trending.ts';
+import { recordItemEvent } from '../catalog/activity/item-events.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 

@@ -1,11 +1,13 @@
 import type { Rating } from '@sticky/contracts';
+import { ratingsUpTo } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
-import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, Page } from './items.ts';
 
 /**
  * `gifs/search/tags`: catalog tags starting with what was typed, the tag equal to it first,
- * then the tags on the most items.
+ * then the tags on the most items. Read from catalog_tags (listable items per tag and rating,
+ * kept by triggers: migration 0009) through its prefix index: only the tags that start with
+ * the text are read, never every tag of every item (docs/catalog.md, "Search").
  */
 export async function suggestTags(
   deps: CatalogDeps,
@@ -14,9 +16,13 @@ export async function suggestTags(
   const typed = options.q.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
   if (typed === '') return { rows: [], totalCount: 0 };
   const pattern = `${typed.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  const ratings = sql.join(
+    ratingsUpTo(options.rating).map((rating) => sql`${rating}`),
+    sql`, `,
+  );
   const matches = sql`
-    SELECT tag, count(*) AS uses FROM items i, unnest(i.tags) tag
-    WHERE ${listableItemsSql('i', { rating: options.rating })} AND tag LIKE ${pattern}
+    SELECT tag, sum(uses) AS uses FROM catalog_tags
+    WHERE tag LIKE ${pattern} AND rating IN (${ratings})
     GROUP BY tag`;
   const result = await deps.database.db.execute<{ tag: string; total: string }>(sql`
     SELECT tag, count(*) OVER () AS total FROM (${matches}) suggestions

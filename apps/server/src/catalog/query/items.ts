@@ -2,10 +2,18 @@ import type { Rating } from '@sticky/contracts';
 import { ratingsUpTo } from '@sticky/contracts';
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
-import type { AppDeps } from '../../app.ts';
+import type { AppConfig } from '../../config/env.ts';
+import type { DatabaseHandle } from '../../db/client.ts';
 import { items } from '../../db/schema.ts';
 
-export type CatalogDeps = Pick<AppDeps, 'config' | 'database'>;
+/**
+ * What every catalog read needs. The domain names its own dependencies and never imports the
+ * composition root (docs/architecture.md, "Boundaries"); the app's deps satisfy them.
+ */
+export interface CatalogDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+}
 
 const {
   searchVector: _searchVector,

@@ -25,7 +25,7 @@ describe('related items', () => {
   });
 
   const related = async () => {
-    const page = await listRelatedItemIds(testApp, {
+    const page = await listRelatedItemIds(testApp.app.deps, {
       itemId: ids[0]!,
       types: ['gif'],
       limit: 15,
@@ -38,7 +38,12 @@ describe('related items', () => {
     expect(await related()).toEqual(['Funny cat', 'Sleepy cat']);
     // A repeat is served from the kept ranking, without the database.
     const relatedIds = () =>
-      listRelatedItemIds(testApp, { itemId: ids[0]!, types: ['gif'], limit: 15, offset: 0 });
+      listRelatedItemIds(testApp.app.deps, {
+        itemId: ids[0]!,
+        types: ['gif'],
+        limit: 15,
+        offset: 0,
+      });
     await expect.poll(() => countStatements(testApp.database, relatedIds)).toBe(0);
     await testApp.database.db.execute(
       sql`UPDATE items SET tags = ARRAY['cat', 'funny'] WHERE id = ${ids[2]}`,
@@ -51,7 +56,12 @@ describe('related items', () => {
 
   it('says which id it does not know', async () => {
     await expect(
-      listRelatedItemIds(testApp, { itemId: 'nope', types: ['gif'], limit: 15, offset: 0 }),
+      listRelatedItemIds(testApp.app.deps, {
+        itemId: 'nope',
+        types: ['gif'],
+        limit: 15,
+        offset: 0,
+      }),
     ).rejects.toThrow('No item with gif_id nope');
   });
 });

@@ -1,9 +1,9 @@
 import type { Rating } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
-import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
 import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, ItemType, Page } from './items.ts';
+import type { QueryDeps } from './query-caches.ts';
 
 /**
  * Ids of the items related to one item: those sharing the most tags with it, then the most title words
@@ -17,14 +17,25 @@ import type { CatalogDeps, ItemType, Page } from './items.ts';
  * the catalog is unchanged: a popular item's page is seen by many.
  */
 export async function listRelatedItemIds(
-  deps: CatalogDeps,
+  deps: QueryDeps,
   options: RelatedOptions,
 ): Promise<Page<string>> {
   const end = options.offset + options.limit;
-  if (end > relatedIdsKept) return rankRelatedIds(deps, options);
   const key = JSON.stringify([options.itemId, options.types, options.rating ?? null]);
-  const version = await readCatalogVersion(deps);
-  const ranking = await rankings.getOrMake(deps.database, key, version, () =>
+  const versions = await deps.services.versions.read();
+  if (end > relatedIdsKept) {
+    // Past the kept ids: through the app's deep-page gate (deep-pages.ts), each page once.
+    const kept = deps.services.relatedRankings.get(key, versions);
+    if (kept && (kept.totalCount <= relatedIdsKept || options.offset >= kept.totalCount)) {
+      return { rows: kept.rows.slice(options.offset, end), totalCount: kept.totalCount };
+    }
+    return deps.services.deepRankings.getOrMake(
+      JSON.stringify(['related', key, options.offset, options.limit]),
+      versions,
+      () => deps.services.deepPages.run(() => rankRelatedIds(deps, options)),
+    );
+  }
+  const ranking = await deps.services.relatedRankings.getOrMake(key, versions, () =>
     rankRelatedIds(deps, { ...options, limit: relatedIdsKept, offset: 0 }),
   );
   return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
@@ -39,10 +50,7 @@ interface RelatedOptions {
 }
 
 /** The first four pages of 15 (the item page's related row) are ranked at once and kept. */
-const relatedIdsKept = 60;
-
-/** Related ids of recently viewed items, kept while the catalog is unchanged. */
-const rankings = new VersionedCache<Page<string>>(2_000);
+export const relatedIdsKept = 60;
 
 async function rankRelatedIds(deps: CatalogDeps, options: RelatedOptions): Promise<Page<string>> {
   const { db } = deps.database;

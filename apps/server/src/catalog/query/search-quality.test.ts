@@ -98,7 +98,7 @@ describe.skipIf(!hasData)('search quality (catalog-tag-queries.tsv)', () => {
     let recallSum = 0;
     let reciprocalRankSum = 0;
     for (const { query, relevant } of queries) {
-      const { rows } = await searchItemIds(testApp, { q: query, limit: 25, offset: 0 });
+      const { rows } = await searchItemIds(testApp.app.deps, { q: query, limit: 25, offset: 0 });
       const found = rows.filter((id) => relevant.has(id)).length;
       recallSum += found / relevant.size;
       const firstHit = rows.findIndex((id) => relevant.has(id));

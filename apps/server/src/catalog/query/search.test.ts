@@ -35,17 +35,19 @@ describe('search rankings', () => {
       .map((row) => row.title);
 
   it('serves the next pages and repeats from memory, the same as ranking them again', async () => {
-    const first = await searchItemIds(testApp, options);
+    const first = await searchItemIds(testApp.app.deps, options);
     expect(first.totalCount).toBe(5);
     expect(await titlesOf(first.rows)).toEqual(['Cat number 1', 'Cat number 2']);
 
     await expect
       .poll(() =>
-        countStatements(testApp.database, () => searchItemIds(testApp, { ...options, offset: 2 })),
+        countStatements(testApp.database, () =>
+          searchItemIds(testApp.app.deps, { ...options, offset: 2 }),
+        ),
       )
       .toBe(0);
-    const second = await searchItemIds(testApp, { ...options, offset: 2 });
-    const last = await searchItemIds(testApp, { ...options, offset: 4 });
+    const second = await searchItemIds(testApp.app.deps, { ...options, offset: 2 });
+    const last = await searchItemIds(testApp.app.deps, { ...options, offset: 4 });
     expect(await titlesOf([...second.rows, ...last.rows])).toEqual([
       'Cat number 3',
       'Cat number 4',
@@ -57,14 +59,16 @@ describe('search rankings', () => {
   it('ranks a query once however many ask for it at the same moment', async () => {
     // Listening, so a kept ranking costs nothing: what is counted below is the ranking alone.
     await expect
-      .poll(() => countStatements(testApp.database, () => searchItemIds(testApp, options)))
+      .poll(() => countStatements(testApp.database, () => searchItemIds(testApp.app.deps, options)))
       .toBe(0);
     const once = await countStatements(testApp.database, () =>
-      searchItemIds(testApp, { ...options, q: 'number 1' }),
+      searchItemIds(testApp.app.deps, { ...options, q: 'number 1' }),
     );
     const together = await countStatements(testApp.database, () =>
       Promise.all(
-        Array.from({ length: 5 }, () => searchItemIds(testApp, { ...options, q: 'number 2' })),
+        Array.from({ length: 5 }, () =>
+          searchItemIds(testApp.app.deps, { ...options, q: 'number 2' }),
+        ),
       ),
     );
     expect(once).toBeGreaterThan(0);
@@ -76,28 +80,32 @@ describe('search rankings', () => {
       { title: 'Cat sticker', type: 'sticker', trendScore: 50 },
       { title: 'Catnap', trendScore: 60 },
     ]);
-    const stickers = await searchItemIds(testApp, { ...options, types: ['sticker'] });
+    const stickers = await searchItemIds(testApp.app.deps, { ...options, types: ['sticker'] });
     expect(await titlesOf(stickers.rows)).toEqual(['Cat sticker']);
     // "cat" typed without a space may still be "catnap"; "cat " is the whole word.
     await expect
-      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat' })).totalCount)
+      .poll(
+        async () => (await searchItemIds(testApp.app.deps, { ...options, q: 'cat' })).totalCount,
+      )
       .toBe(6);
-    expect((await searchItemIds(testApp, { ...options, q: 'cat ' })).totalCount).toBe(5);
+    expect((await searchItemIds(testApp.app.deps, { ...options, q: 'cat ' })).totalCount).toBe(5);
   });
 
   it('never serves a ranking past a change to the catalog', async () => {
-    await searchItemIds(testApp, { ...options, q: 'cat ' });
+    await searchItemIds(testApp.app.deps, { ...options, q: 'cat ' });
     const [newcomer] = await insertCatalogItems(testApp.database, [
       { title: 'Cat newcomer', trendScore: 100 },
     ]);
     await expect
-      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat ' })).rows[0])
+      .poll(async () => (await searchItemIds(testApp.app.deps, { ...options, q: 'cat ' })).rows[0])
       .toBe(newcomer);
     await testApp.database.db.execute(
       sql`UPDATE items SET is_indexable = false WHERE id = ${newcomer}`,
     );
     await expect
-      .poll(async () => (await searchItemIds(testApp, { ...options, q: 'cat ' })).totalCount)
+      .poll(
+        async () => (await searchItemIds(testApp.app.deps, { ...options, q: 'cat ' })).totalCount,
+      )
       .toBe(5);
   });
 });

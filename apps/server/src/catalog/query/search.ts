@@ -1,10 +1,8 @@
 import type { Rating, SearchSort } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
-import { searchQueries } from '../../db/schema.ts';
-import { appendAnimatedQuery } from '../text/text-search.ts';
-import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
 import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, ItemType, Page } from './items.ts';
+import type { QueryDeps } from './query-caches.ts';
 
 export interface SearchOptions {
   q: string;
@@ -169,29 +167,38 @@ function rankedMatchesSql(
 }
 
 /** How many of a query's best matches are kept: the first ten pages of 25. */
-const rankedIdsKept = 250;
-
-/** The best matches of recent queries, and how many there are in all. */
-const rankings = new VersionedCache<Page<string>>(1_000);
+export const rankedIdsKept = 250;
 
 /**
  * Matching ids for one page, best first, with the exact number of matches. A query's first
  * `rankedIdsKept` ids are ranked at once and kept while the catalog is unchanged: ranking reads
  * every match (a broad word matches thousands of items), so the next pages of an infinite
- * scroll, and everyone else searching the same words, are served from memory.
+ * scroll, and everyone else searching the same words, are served from memory. Deeper pages
+ * are ranked through the app's deep-page gate (deep-pages.ts): a few at once, each page once
+ * however many ask for it.
  */
 export async function searchItemIds(
-  deps: CatalogDeps,
+  deps: QueryDeps,
   options: SearchOptions,
 ): Promise<Page<string>> {
   const query = prepareQuery(options.q);
   if (query.normalized === '') return { rows: [], totalCount: 0 };
   const end = options.offset + options.limit;
-  if (end > rankedIdsKept) return rankPage(deps, query, options);
-
   const key = JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
-  const version = await readCatalogVersion(deps);
-  const ranking = await rankings.getOrMake(deps.database, key, version, () =>
+  const versions = await deps.services.versions.read();
+  if (end > rankedIdsKept) {
+    // A kept ranking that holds every match, or fewer than the offset, answers it too.
+    const kept = deps.services.searchRankings.get(key, versions);
+    if (kept && (kept.totalCount <= rankedIdsKept || options.offset >= kept.totalCount)) {
+      return { rows: kept.rows.slice(options.offset, end), totalCount: kept.totalCount };
+    }
+    return deps.services.deepRankings.getOrMake(
+      JSON.stringify(['search', key, options.offset, options.limit]),
+      versions,
+      () => deps.services.deepPages.run(() => rankPage(deps, query, options)),
+    );
+  }
+  const ranking = await deps.services.searchRankings.getOrMake(key, versions, () =>
     rankPage(deps, query, { ...options, limit: rankedIdsKept, offset: 0 }),
   );
   return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
@@ -219,41 +226,4 @@ async function rankPage(
     sql`SELECT count(*) AS total FROM (${matches}) matches`,
   );
   return { rows: [], totalCount: Number(counted.rows[0]?.total ?? 0) };
-}
-
-/**
- * `text/search`: animated-text items of the catalog. Kept apart from the other types so
- * on-the-fly renderings of the query can be added to this branch alone.
- */
-export async function searchTextItemIds(
-  deps: CatalogDeps,
-  options: Omit<SearchOptions, 'types'>,
-): Promise<Page<string>> {
-  return appendAnimatedQuery(
-    deps,
-    options,
-    await searchItemIds(deps, { ...options, types: ['text'] }),
-  );
-}
-
-/**
- * Counts a search for `trending/searches`: once per normalised query and day, and only the
- * first page of a search that found something (typos and later pages are not interest).
- * The count is a statistic, so its commit does not wait for the disk: a crash may lose the
- * last fraction of a second of counts, and a search never waits on an fsync (nor, when many
- * search the same words at once, on each other's).
- */
-export async function recordSearchQuery(deps: CatalogDeps, q: string): Promise<void> {
-  const normalized = prepareQuery(q).normalized;
-  if (normalized === '') return;
-  await deps.database.db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-    await tx
-      .insert(searchQueries)
-      .values({ query: normalized, day: sql`(now() AT TIME ZONE 'utc')::date`, count: 1 })
-      .onConflictDoUpdate({
-        target: [searchQueries.query, searchQueries.day],
-        set: { count: sql`${searchQueries.count} + 1` },
-      });
-  });
 }

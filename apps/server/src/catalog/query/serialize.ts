@@ -3,9 +3,11 @@ import { neverDateTime } from '@sticky/contracts';
 import { inArray } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import { creators, renditions } from '../../db/schema.ts';
-import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
 import { loadItemsByIds } from './items.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
+import type { QueryDeps, SerializedItems } from './query-caches.ts';
+
+export type { SerializedItems } from './query-caches.ts';
 
 type RenditionRow = typeof renditions.$inferSelect;
 type CreatorRow = typeof creators.$inferSelect;
@@ -216,32 +218,24 @@ export async function serializeItems(
   });
 }
 
-/** `data` already serialised: an array's JSON holding `count` items. */
-export interface SerializedItems {
-  json: string;
-  count: number;
-}
-
-/** Items as sent, kept while the catalog is unchanged: about 4 KB each, so about 20 MB. */
-const itemJsonCache = new VersionedCache<string>(5_000);
-
 /**
- * `data` for these ids, serialised, in the order given (unknown ids left out): each item's
- * JSON is kept while the catalog version has not moved, so a page of items everyone sees
- * (a popular search, a favourite list, an item's related row) costs neither the rendition
- * query nor serialising 17 renditions per item again.
+ * `data` for these ids, serialized, in the order given (unknown ids left out): each item's
+ * JSON is kept (per app, services.itemJson) while the catalog version has not moved, so a
+ * page of items everyone sees (a popular search, a favorite list, an item's related row)
+ * costs neither the rendition query nor serializing 17 renditions per item again. Counting
+ * views and favorites does not empty it (docs/catalog.md, "Caches and versions").
  */
 export async function serializeItemsJson(
-  deps: CatalogDeps,
+  deps: QueryDeps,
   ids: readonly string[],
 ): Promise<SerializedItems> {
   if (ids.length === 0) return { json: '[]', count: 0 };
-  const version = await readCatalogVersion(deps);
-  const keyOf = (id: string) => `${deps.config.publicUrl}|${id}`;
+  const cache = deps.services.itemJson;
+  const versions = await deps.services.versions.read();
   const jsonById = new Map<string, string>();
   const missing: string[] = [];
   for (const id of new Set(ids)) {
-    const json = itemJsonCache.get(deps.database, keyOf(id), version);
+    const json = cache.get(id, versions);
     if (json === undefined) missing.push(id);
     else jsonById.set(id, json);
   }
@@ -249,7 +243,7 @@ export async function serializeItemsJson(
     for (const item of await serializeItems(deps, await loadItemsByIds(deps, missing))) {
       const json = JSON.stringify(item);
       jsonById.set(item.id, json);
-      itemJsonCache.set(deps.database, keyOf(item.id), version, json);
+      cache.set(item.id, versions, json);
     }
   }
   const parts = ids.flatMap((id) => jsonById.get(id) ?? []);

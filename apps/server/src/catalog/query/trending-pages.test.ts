@@ -26,7 +26,7 @@ describe('trending pages', () => {
 
   const titles = async () =>
     (
-      JSON.parse((await readTrendingPage(testApp, options)).data.json) as Array<{
+      JSON.parse((await readTrendingPage(testApp.app.deps, options)).data.json) as Array<{
         title: string;
       }>
     ).map((item) => item.title);
@@ -41,12 +41,14 @@ describe('trending pages', () => {
     ).rows.map((row) => row.pid);
 
   it('answers a repeat from memory, without the database, once the version is announced', async () => {
-    await readTrendingPage(testApp, options);
+    await readTrendingPage(testApp.app.deps, options);
     await expect.poll(listenerPids).toHaveLength(1);
     await expect
-      .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
+      .poll(() =>
+        countStatements(testApp.database, () => readTrendingPage(testApp.app.deps, options)),
+      )
       .toBe(0);
-    const page = await readTrendingPage(testApp, options);
+    const page = await readTrendingPage(testApp.app.deps, options);
     expect(page.data.count).toBe(3);
     expect(page.totalCount).toBe(3);
   });
@@ -62,13 +64,13 @@ describe('trending pages', () => {
     await db.execute(sql`UPDATE items SET trend_score = 10 WHERE id = ${ids[2]}`);
     await db.execute(sql`UPDATE items SET is_indexable = false WHERE id = ${ids[1]}`);
     await expect.poll(titles).toEqual(['Sleepy fox', 'Rising star', 'Waving kitten']);
-    expect((await readTrendingPage(testApp, options)).totalCount).toBe(3);
+    expect((await readTrendingPage(testApp.app.deps, options)).totalCount).toBe(3);
 
     await db.execute(sql`UPDATE creators SET display_name = 'The Studio'`);
     const thirdItem = async () =>
       (
         JSON.parse(
-          (await readTrendingPage(testApp, { ...options, offset: 2 })).data.json,
+          (await readTrendingPage(testApp.app.deps, { ...options, offset: 2 })).data.json,
         ) as Array<{
           title: string;
           user?: { display_name: string };
@@ -83,7 +85,7 @@ describe('trending pages', () => {
   });
 
   it('never serves a stale page when the listener loses its connection', async () => {
-    await readTrendingPage(testApp, options);
+    await readTrendingPage(testApp.app.deps, options);
     await expect.poll(listenerPids).toHaveLength(1);
     const [pid] = await listenerPids();
     await testApp.database.db.execute(sql`SELECT pg_terminate_backend(${pid})`);
@@ -97,7 +99,9 @@ describe('trending pages', () => {
     // It reconnects (after a pause of a second) and the page is served from memory again.
     await expect.poll(listenerPids).toHaveLength(1);
     await expect
-      .poll(() => countStatements(testApp.database, () => readTrendingPage(testApp, options)))
+      .poll(() =>
+        countStatements(testApp.database, () => readTrendingPage(testApp.app.deps, options)),
+      )
       .toBe(0);
   });
 });

@@ -1,40 +1,30 @@
 import type { Rating } from '@sticky/contracts';
-import type { CatalogDeps, ItemType } from './items.ts';
-import { readCatalogVersion, VersionedCache } from './catalog-version.ts';
+import type { ItemType } from './items.ts';
+import type { QueryDeps, TrendingPage } from './query-caches.ts';
 import { serializeItems } from './serialize.ts';
-import type { SerializedItems } from './serialize.ts';
 import { listTrendingItems } from './trending.ts';
 
-/** One trending page as sent: its items already in GIPHY's JSON. */
-export interface TrendingPage {
-  data: SerializedItems;
-  totalCount: number;
-}
-
-/** Enough for every page people scroll to in a few types and ratings. */
-const pages = new VersionedCache<TrendingPage>(500);
+export type { TrendingPage } from './query-caches.ts';
 
 /**
- * A trending page, from memory while the catalog has not changed. Trending is the same for
- * everyone and the most requested list; serialising 25 items with their renditions costs far
+ * A trending page, from memory while nothing it shows has changed. Trending is the same for
+ * everyone and the most requested list; serializing 25 items with their renditions costs far
  * more than knowing whether anything changed: catalog_version moves with every committed change
- * to items, renditions or creators, in any process, and is announced when it does (see
- * catalog-version.ts). The version is taken before the page is read, so a page is never kept
- * under a version newer than its rows.
+ * to items, renditions or creators, in any process, and is announced when it does
+ * (catalog-versions.ts). Popularity has its own version: a page outlives a move of it by at
+ * most TRENDING_MAX_AGE_SECONDS, so counting views re-ranks trending that often at most
+ * (docs/catalog.md, "Caches and versions"). The versions are read before the page is, so a
+ * page is never kept under versions newer than its rows.
  */
 export async function readTrendingPage(
-  deps: CatalogDeps,
+  deps: QueryDeps,
   options: { types: readonly ItemType[]; rating?: Rating; limit: number; offset: number },
 ): Promise<TrendingPage> {
-  const key = [
-    deps.config.publicUrl,
-    options.types.join(','),
-    options.rating ?? '',
-    options.limit,
-    options.offset,
-  ].join('|');
-  const version = await readCatalogVersion(deps);
-  return pages.getOrMake(deps.database, key, version, async () => {
+  const key = [options.types.join(','), options.rating ?? '', options.limit, options.offset].join(
+    '|',
+  );
+  const versions = await deps.services.versions.read();
+  return deps.services.trendingPages.getOrMake(key, versions, async () => {
     const page = await listTrendingItems(deps, options);
     const data = await serializeItems(deps, page.rows);
     return {

@@ -33,40 +33,8 @@ export const trendWeights: Record<ItemEventKind, number> = {
 };
 
 /** ln(weight) + (now − epoch)/τ: one event's contribution, in trend_score's log scale. */
-function eventLogScoreSql(kind: ItemEventKind) {
+export function eventLogScoreSql(kind: ItemEventKind) {
   return sql`(${Math.log(trendWeights[kind])}::float8 + (extract(epoch FROM now()) - ${trendEpochSeconds}) / ${tauSeconds}::float8)`;
-}
-
-/**
- * Counts one event towards trending: at most once per user, item, kind and UTC day (the
- * item_events primary key). Returns whether the item exists and whether this call counted.
- * The favourites service calls it with kind 'favorite' when a favourite is added; ids that
- * are not in our catalog (GIPHY ids) are ignored.
- */
-export async function recordItemEvent(
-  deps: CatalogDeps,
-  event: { userId: string; itemId: string; kind: ItemEventKind },
-): Promise<{ isFound: boolean; isCounted: boolean }> {
-  const x = eventLogScoreSql(event.kind);
-  const result = await deps.database.db.execute<{ found: string; counted: string }>(sql`
-    WITH item AS (
-      SELECT id FROM items WHERE id = ${event.itemId}
-    ), inserted AS (
-      INSERT INTO item_events (item_id, user_id, kind, day)
-      SELECT id, ${event.userId}, ${event.kind}, (now() AT TIME ZONE 'utc')::date FROM item
-      ON CONFLICT DO NOTHING
-      RETURNING item_id
-    ), updated AS (
-      UPDATE items SET
-        trend_score = CASE WHEN trend_score = 0 THEN ${x}
-          ELSE greatest(trend_score, ${x}) + ln(1 + exp(-abs(trend_score - ${x}))) END,
-        trending_at = coalesce(trending_at, now())
-      WHERE id IN (SELECT item_id FROM inserted)
-      RETURNING id
-    )
-    SELECT (SELECT count(*) FROM item) AS found, (SELECT count(*) FROM updated) AS counted`);
-  const row = result.rows[0];
-  return { isFound: Number(row?.found) > 0, isCounted: Number(row?.counted) > 0 };
 }
 
 /** Trending items of these types, most popular first (then by id, so pages never overlap). */
@@ -104,7 +72,8 @@ const maxTrendingSearches = 20;
 const minSearchesToTrend = 3;
 
 /**
- * `trending/searches`: the most searched queries of the last 7 days, then (so a young
+ * `trending/searches`: the queries most people searched in the last 7 days (each person counts
+ * once per query and day: catalog/activity/search-queries.ts), then (so a young
  * instance still suggests something) the titles of the most popular items.
  */
 export async function listTrendingSearches(deps: CatalogDeps): Promise<string[]> {

@@ -13,13 +13,16 @@ import {
   trendingSearchesEnvelopeSchema,
 } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { recordSearchQuery } from '../../catalog/activity/search-queries.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
-import { recordSearchQuery, searchItemIds, searchTextItemIds } from '../../catalog/query/search.ts';
+import { searchItemIds } from '../../catalog/query/search.ts';
 import { serializeItems, serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
+import { requesterOf } from '../../catalog/requester.ts';
+import { searchTextItemIds } from '../../catalog/text/text-search.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { giphyErrorResponses } from '../../plugins/error-handler.ts';
 import {
@@ -87,13 +90,13 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         // Text search adds renderings of the query itself (text-search.ts).
         const page =
           segment === 'text'
-            ? await searchTextItemIds(deps, params)
+            ? await searchTextItemIds(deps, params, requesterOf(request))
             : await searchItemIds(deps, { ...params, types });
         const isFirstHit = params.offset === 0 && page.totalCount > 0;
         const [data] = await Promise.all([
           serializeItemsJson(deps, page.rows),
           isFirstHit
-            ? recordSearchQuery(deps, params.q).catch((error: unknown) =>
+            ? recordSearchQuery(deps, params.q, requesterOf(request)).catch((error: unknown) =>
                 request.log.warn({ err: error }, 'could not record a search query'),
               )
             : undefined,

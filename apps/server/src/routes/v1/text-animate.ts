@@ -1,6 +1,7 @@
 import { animateParamsSchema, itemListEnvelopeSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { serializeItems } from '../../catalog/query/serialize.ts';
+import { requesterOf } from '../../catalog/requester.ts';
 import { animateText } from '../../catalog/text/animate.ts';
 import { textStyleIds } from '../../catalog/text/styles.ts';
 import { giphyErrorResponses } from '../../plugins/error-handler.ts';
@@ -27,7 +28,7 @@ export const textAnimateRoutes: FastifyPluginAsyncZod = async (app) => {
       const total = textStyleIds.length;
       // A page past the last style needs no drawing.
       if (params.offset >= total) return listEnvelope([], total, params.offset);
-      const rows = await animateText(app.deps, params.m);
+      const rows = await animateText(app.deps, params.m, requesterOf(request));
       const page = rows.slice(params.offset, params.offset + params.limit);
       return listEnvelope(await serializeItems(app.deps, page), rows.length, params.offset);
     },

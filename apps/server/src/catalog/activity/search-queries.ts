@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import type { CatalogDeps } from '../query/items.ts';
+import { prepareQuery } from '../query/search.ts';
+import { digestRequester } from '../requester.ts';
+import type { Requester } from '../requester.ts';
+
+export interface SearchActivityDeps extends CatalogDeps {
+  services: { requesterSecret: string };
+}
+
+/**
+ * websearch_to_tsquery's operators: `or` between words and `-` before one. A query using
+ * them is a filter someone built, not an interest others would type: not suggested.
+ */
+export function hasSearchOperators(normalized: string): boolean {
+  return /(^|\s)or(\s|$)/.test(normalized) || /(^|\s)-\S/.test(normalized);
+}
+
+/**
+ * Counts a search for `trending/searches`: once per person, normalized query and UTC day, and
+ * only the first page of a search that found something (typos and later pages are not
+ * interest), never a query with operators. The count is a statistic, so its commit does not
+ * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
+ * never waits on an fsync.
+ */
+export async function recordSearchQuery(
+  deps: SearchActivityDeps,
+  q: string,
+  requester: Requester,
+): Promise<void> {
+  const normalized = prepareQuery(q).normalized;
+  if (normalized === '' || hasSearchOperators(normalized)) return;
+  const searcher = digestRequester(deps.services.requesterSecret, requester, 'search-query');
+  await deps.database.db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
+    await tx.execute(sql`
+      WITH person AS (
+        INSERT INTO search_query_searchers (query, day, searcher)
+        VALUES (${normalized}, (now() AT TIME ZONE 'utc')::date, ${searcher})
+        ON CONFLICT DO NOTHING
+        RETURNING query, day
+      )
+      INSERT INTO search_queries (query, day, count)
+      SELECT query, day, 1 FROM person
+      ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`);
+  });
+}
+
+/** Days trending searches look back over (catalog/query/trending.ts reads the last 7). */
+const searchDaysKept = 8;
+
+/**
+ * Old days go: who searched what is needed for today only (to count each person once), the
+ * daily counts for the trending window.
+ */
+export async function pruneSearchActivity(
+  deps: CatalogDeps,
+): Promise<{ searchers: number; queries: number }> {
+  const { db } = deps.database;
+  const searchers = await db.execute(
+    sql`DELETE FROM search_query_searchers WHERE day < (now() AT TIME ZONE 'utc')::date`,
+  );
+  const queries = await db.execute(
+    sql`DELETE FROM search_queries WHERE day < (now() AT TIME ZONE 'utc')::date - ${searchDaysKept - 1}::int`,
+  );
+  return { searchers: searchers.rowCount ?? 0, queries: queries.rowCount ?? 0 };
+}

@@ -1,0 +1,61 @@
+import { createHmac } from 'node:crypto';
+import type { AppConfig } from '../config/env.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { startCatalogMaintenance } from './maintenance.ts';
+import type { CatalogMaintenance, MaintenanceLogger } from './maintenance.ts';
+import { createQueryCaches } from './query/query-caches.ts';
+import type { QueryCaches } from './query/query-caches.ts';
+import { createTextRenderer } from './text/text-renderer.ts';
+import type { TextRenderer } from './text/text-renderer.ts';
+
+/**
+ * Everything the catalog keeps while an app runs (docs/architecture.md, "Services per app"):
+ * kept answers and the versions they follow, the drawing of animated text, the housekeeping
+ * timer. Made once per app, closed with it; nothing of it lives at module level.
+ */
+export interface CatalogServices extends QueryCaches {
+  textRenderer: TextRenderer;
+  maintenance: CatalogMaintenance;
+  /** Keys the digests that name people in counts and quotas (catalog/requester.ts). */
+  requesterSecret: string;
+  close: () => Promise<void>;
+}
+
+export interface CatalogServicesOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** The app's secret; the digests' key is derived from it, never the secret itself. */
+  secret: string;
+  log: MaintenanceLogger;
+  /** The clock of the caches (tests). */
+  now?: () => number;
+}
+
+export function createCatalogServices(options: CatalogServicesOptions): CatalogServices {
+  const { config, database } = options;
+  const caches = createQueryCaches(database, {
+    trendingMaxAgeMs: config.trendingMaxAgeMs,
+    now: options.now,
+  });
+  // One drawing per import worker plus one drawing: a burst of new phrases keeps the cores
+  // busy without starving everything else.
+  const textRenderer = createTextRenderer({ concurrency: config.importLimits.workers + 1 });
+  const maintenance = startCatalogMaintenance(
+    { config, database },
+    { textRenderKeepDays: config.textRendering.keepDays, log: options.log },
+  );
+  const { close: closeCaches, ...queryCaches } = caches;
+  return {
+    ...queryCaches,
+    textRenderer,
+    maintenance,
+    requesterSecret: createHmac('sha256', options.secret)
+      .update('sticky requester digests')
+      .digest('hex'),
+    close: async () => {
+      await maintenance.close();
+      await textRenderer.close();
+      closeCaches();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import { pruneSearchActivity } from './activity/search-queries.ts';
+import type { CatalogDeps } from './query/items.ts';
+import { purgeStaleRenderings } from './text/purge-renderings.ts';
+
+export interface MaintenanceLogger {
+  info: (object: object, message?: string) => void;
+  warn: (object: object, message?: string) => void;
+}
+
+export interface MaintenanceSummary {
+  /** False when another process was at it: nothing was done this time. */
+  isDone: boolean;
+  renderingsPurged: number;
+  searchersPruned: number;
+  searchDaysPruned: number;
+  quotaDaysPruned: number;
+}
+
+export interface CatalogMaintenance {
+  /** One run now (tests; the timer runs it every hour). */
+  runNow: () => Promise<MaintenanceSummary>;
+  /** Stops the timer and waits for a run under way. */
+  close: () => Promise<void>;
+}
+
+/** Any key works; this one is ours alone (pg advisory locks are per database). */
+const MAINTENANCE_LOCK_KEY = 0x5717c4;
+
+/** The catalog's own housekeeping: what grows every day and is not needed forever. */
+async function runMaintenance(
+  deps: CatalogDeps,
+  options: { textRenderKeepDays: number },
+): Promise<MaintenanceSummary> {
+  const client = await deps.database.pool.connect();
+  try {
+    const locked = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock($1) AS locked',
+      [MAINTENANCE_LOCK_KEY],
+    );
+    if (!locked.rows[0]?.locked) {
+      return {
+        isDone: false,
+        renderingsPurged: 0,
+        searchersPruned: 0,
+        searchDaysPruned: 0,
+        quotaDaysPruned: 0,
+      };
+    }
+    try {
+      const renderings = await purgeStaleRenderings(deps, { keepDays: options.textRenderKeepDays });
+      const search = await pruneSearchActivity(deps);
+      const quota = await deps.database.db.execute(
+        sql`DELETE FROM text_render_counts WHERE day < (now() AT TIME ZONE 'utc')::date`,
+      );
+      return {
+        isDone: true,
+        renderingsPurged: renderings.items,
+        searchersPruned: search.searchers,
+        searchDaysPruned: search.queries,
+        quotaDaysPruned: quota.rowCount ?? 0,
+      };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MAINTENANCE_LOCK_KEY]).catch(() => {});
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs the catalog's housekeeping a minute after the app starts, then every hour, on a timer
+ * owned by the app's services and stopped when it closes (docs/catalog.md, "Jobs"). Every
+ * server on the database may run it; an advisory lock lets one at a time do the work.
+ */
+export function startCatalogMaintenance(
+  deps: CatalogDeps,
+  options: {
+    textRenderKeepDays: number;
+    log: MaintenanceLogger;
+    intervalMs?: number;
+    firstRunDelayMs?: number;
+  },
+): CatalogMaintenance {
+  const intervalMs = options.intervalMs ?? 60 * 60_000;
+  let running: Promise<MaintenanceSummary> | undefined;
+  let isClosed = false;
+  const runNow = () => {
+    running ??= runMaintenance(deps, options).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const tick = () => {
+    if (isClosed) return;
+    runNow()
+      .then((summary) => {
+        if (summary.renderingsPurged > 0) {
+          options.log.info(summary, 'purged animated text nobody favorited');
+        }
+      })
+      .catch((error: unknown) => options.log.warn({ err: error }, 'catalog maintenance failed'))
+      .finally(() => {
+        if (!isClosed) timer = setTimeout(tick, intervalMs).unref();
+      });
+  };
+  let timer: NodeJS.Timeout = setTimeout(tick, options.firstRunDelayMs ?? 60_000).unref();
+  return {
+    runNow,
+    close: async () => {
+      isClosed = true;
+      clearTimeout(timer);
+      await running?.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { DatabaseHandle } from '../../db/client.ts';
+import { watchCatalogVersions } from './catalog-versions.ts';
+import type { VersionWatch } from './catalog-versions.ts';
+import { createDeepPageGate } from './deep-pages.ts';
+import type { DeepPageGate } from './deep-pages.ts';
+import type { CatalogDeps, Page } from './items.ts';
+import { VersionedCache } from './versioned-cache.ts';
+
+/** `data` already serialized: an array's JSON holding `count` items. */
+export interface SerializedItems {
+  json: string;
+  count: number;
+}
+
+/** One trending page as sent: its items already in GIPHY's JSON. */
+export interface TrendingPage {
+  data: SerializedItems;
+  totalCount: number;
+}
+
+/**
+ * What the catalog's reads keep in memory, per app (docs/catalog.md, "Caches and versions"):
+ * created with the app, emptied and unsubscribed when it closes.
+ */
+export interface QueryCaches {
+  versions: VersionWatch;
+  /** Items as sent, about 4 KB each: about 20 MB. */
+  itemJson: VersionedCache<string>;
+  /** A query's best `rankedIdsKept` ids (search.ts) and how many match in all. */
+  searchRankings: VersionedCache<Page<string>>;
+  /** An item's first related ids (related.ts). */
+  relatedRankings: VersionedCache<Page<string>>;
+  /** Enough for every page people scroll to in a few types and ratings. */
+  trendingPages: VersionedCache<TrendingPage>;
+  /** Pages past the kept rankings: a few at once, each made once however many ask. */
+  deepPages: DeepPageGate;
+  deepRankings: VersionedCache<Page<string>>;
+}
+
+/** A catalog read that may serve kept answers. */
+export interface QueryDeps extends CatalogDeps {
+  services: QueryCaches;
+}
+
+export interface QueryCacheOptions {
+  /** How long a trending page is served after popularity moved (0: follows at once). */
+  trendingMaxAgeMs: number;
+  now?: () => number;
+}
+
+/**
+ * Search and related rankings break ties by popularity, and item JSON shows when an item
+ * started trending: they follow popularity too, but slowly, so counting views and favorites
+ * never keeps them cold.
+ */
+const slowPopularityMaxAgeMs = 10 * 60_000;
+
+export function createQueryCaches(
+  database: DatabaseHandle,
+  options: QueryCacheOptions,
+): QueryCaches & { close: () => void } {
+  const slow = { popularityMaxAgeMs: slowPopularityMaxAgeMs, now: options.now };
+  const caches: QueryCaches = {
+    versions: watchCatalogVersions(database),
+    itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow }),
+    searchRankings: new VersionedCache<Page<string>>({ maxEntries: 1_000, ...slow }),
+    relatedRankings: new VersionedCache<Page<string>>({ maxEntries: 2_000, ...slow }),
+    trendingPages: new VersionedCache<TrendingPage>({
+      maxEntries: 500,
+      popularityMaxAgeMs: options.trendingMaxAgeMs,
+      now: options.now,
+    }),
+    deepPages: createDeepPageGate({ concurrency: 2, maxWaiting: 64 }),
+    deepRankings: new VersionedCache<Page<string>>({ maxEntries: 200, ...slow }),
+  };
+  return {
+    ...caches,
+    close: () => {
+      caches.versions.close();
+      for (const cache of [
+        caches.itemJson,
+        caches.searchRankings,
+        caches.relatedRankings,
+        caches.trendingPages,
+        caches.deepRankings,
+      ]) {
+        cache.clear();
+      }
+    },
+  };
+}

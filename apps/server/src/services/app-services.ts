@@ -1,0 +1,45 @@
+import type { ReadyResponse } from '@sticky/contracts';
+import { createCatalogServices } from '../catalog/catalog-services.ts';
+import type { CatalogServices } from '../catalog/catalog-services.ts';
+import type { MaintenanceLogger } from '../catalog/maintenance.ts';
+import type { AppConfig } from '../config/env.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+
+/** What /readyz says about the starter catalog (seeded behind the running server). */
+export interface CatalogState {
+  starter: ReadyResponse['catalog'];
+}
+
+/** What the composition root is given: configuration and connections, made by its caller. */
+export interface AppDepsInput {
+  config: AppConfig;
+  database: DatabaseHandle;
+  catalog?: CatalogState;
+  /** Signs short-lived cookies (the sign-in flow); never the session token itself. */
+  sessionSecret: string;
+}
+
+/**
+ * `app.deps`: the input plus the services made for this app (docs/architecture.md, "Services
+ * per app"). Routes pass it to the domain, whose functions each name the part they need.
+ */
+export interface AppDeps extends AppDepsInput {
+  services: CatalogServices;
+}
+
+export interface AppServices {
+  deps: AppDeps;
+  /** Closes what the services hold (timers, listeners, drawings under way): the app's onClose. */
+  close: () => Promise<void>;
+}
+
+/** Makes one app's services; buildApp decorates them as `app.deps` and closes them onClose. */
+export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): AppServices {
+  const services = createCatalogServices({
+    config: input.config,
+    database: input.database,
+    secret: input.sessionSecret,
+    log,
+  });
+  return { deps: { ...input, services }, close: () => services.close() };
+}

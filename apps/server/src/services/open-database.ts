@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import { cleanupIncompleteImports } from '../catalog/import/media-files.ts';
+import type { CleanupSummary } from '../catalog/import/media-files.ts';
+import type { AppConfig } from '../config/env.ts';
+import { connectDatabase } from '../db/client.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { acquireDataDirLock, startEmbeddedPostgres } from '../db/embedded.ts';
+import type { EmbeddedDatabase } from '../db/embedded.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+
+export interface OpenDatabase {
+  database: DatabaseHandle;
+  /** The embedded PostgreSQL when DATABASE_URL is not set. */
+  embedded: EmbeddedDatabase | undefined;
+  /** What start-up cleanup removed (files of an import that died half-way). */
+  cleanup: CleanupSummary;
+  /** Closes the pool, stops the embedded PostgreSQL and lets go of DATA_DIR. */
+  close: () => Promise<void>;
+}
+
+/**
+ * The database of the server and of every CLI command, opened one way (docs/architecture.md,
+ * "Runtime"): DATABASE_URL when set, else the embedded PostgreSQL in DATA_DIR, whose lock is
+ * taken first (a second process gets DataDirBusyError); then migrations; then the files left
+ * by an import that crashed are removed before anything is served or imported. Whatever fails
+ * half-way is undone.
+ */
+export async function openDatabase(
+  config: AppConfig,
+  log: Logger,
+  options: { poolSize: number; statementTimeoutMs?: number },
+): Promise<OpenDatabase> {
+  fs.mkdirSync(config.mediaDir, { recursive: true });
+  let releaseLock: (() => void) | undefined;
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    releaseLock = acquireDataDirLock(config.dataDir);
+    try {
+      embedded = await startEmbeddedPostgres(config.dataDir, log);
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+    url = embedded.url;
+  }
+  const database = connectDatabase(url, {
+    max: options.poolSize,
+    statementTimeoutMs: options.statementTimeoutMs,
+  });
+  const close = async () => {
+    await database.close().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    releaseLock?.();
+  };
+  try {
+    await migrateDatabase(database);
+    const cleanup = await cleanupIncompleteImports({ config, database });
+    if (cleanup.stagingDirsRemoved + cleanup.orphansRemoved > 0) {
+      log.info(cleanup, 'removed files left by an incomplete import');
+    }
+    return { database, embedded, cleanup, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
