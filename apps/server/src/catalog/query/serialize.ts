@@ -27,7 +27,7 @@ export function mediaUrl(config: AppConfig, filePath: string): string {
   return `${config.publicUrl}/media/${encoded}`;
 }
 
-/** The page on our site for an item: `/:type/:slug` (spec §2). */
+/** The page on our site for an item: `/:type/:slug` (docs/web.md, "Screens and routes"). */
 export function itemPageUrl(config: AppConfig, item: Pick<CatalogItemRow, 'type' | 'slug'>) {
   return `${config.publicUrl}/${item.type}/${encodeURIComponent(item.slug)}`;
 }

@@ -21,6 +21,8 @@ export interface EmojiInfo {
   hexcode: string;
 }
 
+// emojibase's and Noto's names: immutable data read from package files, not state, so kept
+// at module level and read on first use (docs/architecture.md, "Services per app").
 let byHexcode: Map<string, EmojibaseEmoji> | undefined;
 let notoHexcodes: Map<string, string> | undefined;
 

@@ -10,7 +10,8 @@ import { closeMediaProcessors } from '../import/media-processor.ts';
 import { starterCategories } from './categories.ts';
 import { buildStarterPlan, STARTER_CATALOG_VERSION, starterSizes } from './plan.ts';
 import type { StarterItem } from './plan.ts';
-import { seedStarterCatalog } from './seed.ts';
+import { SEED_LOCK_KEY, seedStarterCatalog } from './seed.ts';
+import type { SeedSummary } from './seed.ts';
 
 const plan = buildStarterPlan();
 
@@ -97,9 +98,21 @@ describe('starter catalog plan', () => {
   });
 });
 
+/**
+ * One seed of a few planned items, made before the tests (each test only reads it, or seeds
+ * again in ways that change no item), so no test depends on another having run first.
+ */
 describe('seeding the starter catalog', () => {
   let testApp: TestApp;
   let few: StarterItem[];
+  let seeded: SeedSummary;
+
+  const deps = () => ({ config: testApp.config, database: testApp.database });
+  const count = async () =>
+    Number(
+      (await testApp.database.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items`))
+        .rows[0]!.n,
+    );
 
   beforeAll(async () => {
     testApp = await createTestApp();
@@ -109,22 +122,15 @@ describe('seeding the starter catalog', () => {
       pick('gif:Happy Birthday Confetti'),
       pick(`text:Thank you!:bounce`),
     ];
-  }, 60_000);
+    seeded = await seedStarterCatalog(deps(), { plan: few });
+  }, 180_000);
   afterAll(async () => {
     await closeMediaProcessors();
     await testApp.close();
   });
 
-  const deps = () => ({ config: testApp.config, database: testApp.database });
-  const count = async () =>
-    Number(
-      (await testApp.database.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items`))
-        .rows[0]!.n,
-    );
-
   it('imports every item with its renditions, categories and the Sticky Studio creator', async () => {
-    const summary = await seedStarterCatalog(deps(), { plan: few });
-    expect(summary).toMatchObject({
+    expect(seeded).toMatchObject({
       status: 'seeded',
       version: STARTER_CATALOG_VERSION,
       imported: 3,
@@ -166,7 +172,7 @@ describe('seeding the starter catalog', () => {
     expect(positionOf('Greetings')).toBe(4);
     const [marker] = await testApp.database.db.select().from(starterCatalogSeeds);
     expect(marker?.version).toBe(STARTER_CATALOG_VERSION);
-  }, 120_000);
+  });
 
   it('shows up through /v1 like any other item', async () => {
     const { cookie } = await signInAs(testApp);
@@ -193,10 +199,18 @@ describe('seeding the starter catalog', () => {
   }, 120_000);
 
   it('lets only one process seed at a time', async () => {
-    const [first, second] = await Promise.all([
-      seedStarterCatalog(deps(), { plan: few.slice(0, 1), isForced: true }),
-      seedStarterCatalog(deps(), { plan: few.slice(0, 1), isForced: true }),
-    ]);
-    expect([first.status, second.status].sort()).toEqual(['busy', 'seeded']);
+    // Another process seeding holds the lock (a connection of its own): this one stays out.
+    const other = await testApp.database.pool.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [SEED_LOCK_KEY]);
+      const busy = await seedStarterCatalog(deps(), { plan: few.slice(0, 1), isForced: true });
+      expect(busy.status).toBe('busy');
+      expect(busy.imported + busy.duplicates).toBe(0);
+    } finally {
+      await other.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK_KEY]);
+      other.release();
+    }
+    const after = await seedStarterCatalog(deps(), { plan: few.slice(0, 1), isForced: true });
+    expect(after.status).toBe('seeded');
   }, 60_000);
 });

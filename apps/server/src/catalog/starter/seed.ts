@@ -36,7 +36,7 @@ export interface SeedSummary {
 }
 
 /** Any two-int key works; this one is ours alone (pg advisory locks are per database). */
-const SEED_LOCK_KEY = 0x5eed;
+export const SEED_LOCK_KEY = 0x5eed;
 
 const silent: SeedLogger = { info: () => {}, warn: () => {} };
 

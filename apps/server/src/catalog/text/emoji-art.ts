@@ -27,6 +27,8 @@ export interface EmojiArt {
   hexcode: string;
 }
 
+// Noto's art: immutable data read from a package, not state, so kept at module level and read
+// on first use (docs/architecture.md, "Services per app").
 let cache: { set: IconifySet; chars: Record<string, string> } | undefined;
 
 /**
@@ -100,6 +102,7 @@ function withoutFarShapes(body: string, size: number): string {
     .join('');
 }
 
+// Art derived from that data, the same for every app: immutable too (see `cache` above).
 const artByName = new Map<string, EmojiArt>();
 
 export function findEmojiArtByName(name: string): EmojiArt | undefined {

@@ -61,6 +61,8 @@ export interface LoadedFont {
   descender: number;
 }
 
+// Fonts shipped in packages: immutable data, not state, so kept at module level and read on
+// first use (docs/architecture.md, "Services per app").
 const loaded = new Map<FontId, LoadedFont>();
 
 /** Opens a font once per process; the CJK fonts (5 MB each) are only read when a phrase needs them. */
