@@ -12,8 +12,9 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['./src/test-support/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    unstubGlobals: true,
   },
 });

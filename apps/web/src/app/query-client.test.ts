@@ -1,3 +1,4 @@
+import { FetchError } from '@giphy/js-fetch-api';
 import { describe, expect, it } from 'vitest';
 import { meQueryKey } from '@/features/auth';
 import { ApiClientError } from '@/lib/api-client.ts';
@@ -15,6 +16,32 @@ describe('query client', () => {
         queryFn: () => Promise.reject(new ApiClientError(401, 'unauthorized', 'Sign in.')),
         retry: false,
       })
+      .catch(() => {});
+    expect(queryClient.getQueryData(meQueryKey)).toBeNull();
+  });
+
+  it("forgets the user when GIPHY's client gets 401 from our /v1", async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(meQueryKey, user);
+    const url = `${window.location.origin}/v1/gifs/trending?api_key=sticky-web`;
+    await queryClient
+      .fetchQuery({
+        queryKey: ['content', 'trending', 'gifs'],
+        queryFn: () => Promise.reject(new FetchError('@giphy/js-fetch-api: x', url, 401)),
+      })
+      .catch(() => {});
+    expect(queryClient.getQueryData(meQueryKey)).toBeNull();
+  });
+
+  it('forgets the user when a write answers 401', async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(meQueryKey, user);
+    await queryClient
+      .getMutationCache()
+      .build(queryClient, {
+        mutationFn: () => Promise.reject(new ApiClientError(401, 'unauthorized', 'Sign in.')),
+      })
+      .execute(undefined)
       .catch(() => {});
     expect(queryClient.getQueryData(meQueryKey)).toBeNull();
   });

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { meQueryKey } from '@/features/auth';
-import { isApiClientError } from '@/lib/api-client.ts';
+import { isUnauthorizedError } from '@/lib/unauthorized-error.ts';
 
 function readStatus(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
@@ -9,10 +9,11 @@ function readStatus(error: unknown): number | undefined {
 
 /** The app's one QueryClient: shared defaults and what a 401 anywhere means. */
 export function createQueryClient(): QueryClient {
-  // A 401 from any of our endpoints means the session ended (expired, or logged out in
-  // another tab): forget the user, and the route guards take the visitor to /landing.
+  // A 401 from any of our endpoints, /api or /v1, means the session ended (expired, or logged
+  // out in another tab): forget the user, and the route guards take the visitor to /landing
+  // instead of leaving a Retry that cannot work. docs/web.md, "Session".
   const forgetUserOnUnauthorized = (error: unknown) => {
-    if (isApiClientError(error) && error.status === 401) {
+    if (isUnauthorizedError(error)) {
       queryClient.setQueryData(meQueryKey, null);
     }
   };

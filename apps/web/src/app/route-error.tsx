@@ -14,22 +14,20 @@ function isStaleChunkError(error: unknown): boolean {
   );
 }
 
-function describeError(error: unknown): { title: string; text: string; canReload: boolean } {
+function describeError(error: unknown): { title: string; text: string } {
   if (isStaleChunkError(error)) {
     return {
       title: 'Sticky has been updated',
       text: 'Reload the page to get the new version.',
-      canReload: true,
     };
   }
-  // A screen that fails on purpose (spec §2: 'Invalid Content Type') says why in its message.
+  // A screen that fails on purpose says why in its message.
   if (error instanceof Error && error.message) {
-    return { title: error.message, text: 'Try another page, or reload this one.', canReload: true };
+    return { title: error.message, text: 'Try another page, or reload this one.' };
   }
   return {
     title: 'Something went wrong',
     text: 'Try again, or go back to the home page.',
-    canReload: true,
   };
 }
 
@@ -38,22 +36,20 @@ interface ErrorPageProps {
 }
 
 function ErrorDetails({ error }: ErrorPageProps) {
-  const { title, text, canReload } = describeError(error);
+  const { title, text } = describeError(error);
   useDocumentTitle(title);
   return (
     <div className="mx-auto max-w-xl py-16 text-center">
       <h1 className="text-3xl font-bold text-white">{title}</h1>
       <p className="mt-3 text-gray-300">{text}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        {canReload && (
-          <button
-            type="button"
-            className={buttonStyles.primary}
-            onClick={() => window.location.reload()}
-          >
-            Reload
-          </button>
-        )}
+        <button
+          type="button"
+          className={buttonStyles.primary}
+          onClick={() => window.location.reload()}
+        >
+          Reload
+        </button>
         <Link to="/" className={buttonStyles.secondary}>
           Go to the home page
         </Link>

@@ -1,14 +1,18 @@
+import { FetchError } from '@giphy/js-fetch-api';
+import { focusManager } from '@tanstack/react-query';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { installDom } from './test-support/dom.ts';
-import { json, never, stubApi } from './test-support/api.ts';
-import { renderInRouter, testUser } from './test-support/render-app.tsx';
 import { meQueryKey } from '@/features/auth';
-import { startSignOutNavigation } from '@/features/auth/sign-out-navigation.ts';
+import { json, never, stubApi } from '@/test-support/api.ts';
+import { createFakeContent, giphyConfig, setUpFakeContent } from '@/test-support/content.ts';
+import { loadItem } from '@/test-support/giphy-fixtures.ts';
+import { renderInRouter, testUser } from '@/test-support/render.tsx';
 import { AppRoutes } from './router.tsx';
 
-// The screens other features build are stood in for: this file is about routing and guards.
+// Most screens are stood in for: this file is about routing, guards and the layout. The item
+// screen is the real one, on a fake content client: it shows how a screen's failures reach
+// the router.
 vi.mock('@/features/home', () => ({ HomePage: () => <h1>Home screen</h1> }));
 vi.mock('@/features/search', async () => {
   const { useParams } = await import('react-router');
@@ -18,34 +22,34 @@ vi.mock('@/features/search', async () => {
     },
   };
 });
-vi.mock('@/features/favorites', () => ({ FavoritesPage: () => <h1>Favorites screen</h1> }));
-vi.mock('@/features/item', async () => {
+vi.mock('@/features/favorites', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  FavoritesPage: () => <h1>Favorites screen</h1>,
+}));
+vi.mock('@/features/categories', async () => {
   const { useParams } = await import('react-router');
   return {
-    ItemPage: function ItemPage() {
-      const { type, slug } = useParams();
-      if (type === 'bad') throw new Error('Invalid Content Type');
-      return <h1>Item screen {`${type} ${slug}`}</h1>;
-    },
-  };
-});
-vi.mock('@/features/categories/category-route.tsx', async () => {
-  const { useParams } = await import('react-router');
-  return {
-    Component: function CategoryRoute() {
+    CategoryPage: function CategoryPage() {
       return <h1>Category screen {useParams().category}</h1>;
     },
   };
 });
-vi.mock('@/features/categories', () => ({ CategoriesPanel: () => null }));
 
 // Lazy routes compile on first use under Vitest: give them time.
 const slow = { timeout: 5000 };
+const item = loadItem();
+const itemUrl = `/gif/${item.slug}`;
+
+const content = setUpFakeContent();
+let api: ReturnType<typeof stubApi>;
 
 beforeEach(() => {
-  installDom();
-  stubApi({
+  content.gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+  content.gf.related.mockReturnValue(never());
+  api = stubApi({
     'GET /api/auth/me': never,
+    'GET /api/favorites': () => json({ success: true, ids: [] }),
+    'POST /api/events': () => new Response(null, { status: 204 }),
     'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
     'GET /api/config': () => json({ source: 'local', apiKey: 'k', analyticsScriptUrl: null }),
   });
@@ -56,25 +60,32 @@ describe('routes and guards (spec §2)', () => {
     ['/', 'Home screen'],
     ['/search/cute%20cats', 'Search screen for cute cats'],
     ['/favorite', 'Favorites screen'],
-    ['/gif/dancing-cat-abc123', 'Item screen gif dancing-cat-abc123'],
+    [itemUrl, item.title],
     ['/reactions', 'Category screen reactions'],
   ])('shows %s to a signed-in user', async (url, heading) => {
-    const { router } = renderInRouter(<AppRoutes />, { url, session: testUser });
+    const { router } = renderInRouter(<AppRoutes />, { url, session: testUser, content });
     expect(
       await screen.findByRole('heading', { level: 1, name: heading }, slow),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(url);
   });
 
-  it.each(['/', '/search/cats', '/favorite', '/gif/dancing-cat-abc123', '/reactions'])(
+  it('opens the item whose id ends the slug', async () => {
+    renderInRouter(<AppRoutes />, { url: itemUrl, content });
+    await screen.findByRole('heading', { level: 1, name: item.title }, slow);
+    expect(content.gf.gif).toHaveBeenCalledWith(String(item.id));
+  });
+
+  it.each(['/', '/search/cats', '/favorite', itemUrl, '/reactions'])(
     'sends a signed-out visitor from %s to /landing',
     async (url) => {
-      const { router } = renderInRouter(<AppRoutes />, { url, session: null });
+      const { router } = renderInRouter(<AppRoutes />, { url, session: null, content });
       expect(
         await screen.findByRole('button', { name: 'Get started for free' }, slow),
       ).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/landing');
       expect(router.state.location.state).toEqual({ from: url });
+      expect(content.gf.gif).not.toHaveBeenCalled();
     },
   );
 
@@ -90,7 +101,7 @@ describe('routes and guards (spec §2)', () => {
 
   it('sends a signed-in user from /landing to /', async () => {
     const { router } = renderInRouter(<AppRoutes />, { url: '/landing', session: testUser });
-    expect(await screen.findByRole('heading', { name: 'Home screen' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Home screen' }, slow)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
@@ -111,48 +122,99 @@ describe('routes and guards (spec §2)', () => {
   it('answers an unknown address with a not-found page inside the layout', async () => {
     renderInRouter(<AppRoutes />, { url: '/a/b/c', session: testUser });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Page not found' }),
+      await screen.findByRole('heading', { level: 1, name: 'Page not found' }, slow),
     ).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
   });
 
-  it("shows a failing screen's message, with header and footer still there", async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    renderInRouter(<AppRoutes />, { url: '/bad/whatever-1', session: testUser });
+  it("answers a type other than gif, sticker or text with 'Invalid Content Type' inside the layout", async () => {
+    renderInRouter(<AppRoutes />, { url: '/video/dancing-cat-abc123', content });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }),
+      await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }, slow),
     ).toBeInTheDocument();
+    expect(document.title).toBe('Invalid Content Type · Sticky');
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+    expect(content.gf.gif).not.toHaveBeenCalled();
   });
-  it('leaves the error page for the next screen', async () => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { router } = renderInRouter(<AppRoutes />, { url: '/bad/whatever-1', session: testUser });
-    await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }, slow);
-    await userEvent.setup().click(screen.getByRole('link', { name: 'Go to the home page' }));
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow),
-    ).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
-  });
+});
 
-  it('does not redirect a second time while logging out goes to /landing', async () => {
-    const { router, queryClient } = renderInRouter(<AppRoutes />, {
-      url: '/favorite',
-      session: testUser,
-    });
-    await screen.findByRole('heading', { level: 1, name: 'Favorites screen' }, slow);
-    act(() => {
-      startSignOutNavigation();
-      queryClient.setQueryData(meQueryKey, null);
-    });
-    expect(await screen.findByText('Loading…')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/favorite');
-    await router.navigate('/landing', { replace: true });
+describe('an ended session (expired, deleted, logged out elsewhere)', () => {
+  const expectLanding = async (router: { state: { location: { pathname: string } } }) => {
     expect(
       await screen.findByRole('button', { name: 'Get started for free' }, slow),
     ).toBeInTheDocument();
-    expect(router.state.location.state).toBeNull();
+    expect(router.state.location.pathname).toBe('/landing');
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  };
+
+  it('takes the person to /landing when our /v1 answers 401, not to a Retry', async () => {
+    content.gf.gif.mockRejectedValue(
+      new FetchError(
+        '@giphy/js-fetch-api: Sign in to use the catalog.',
+        `${window.location.origin}/v1/gifs/${item.id}?api_key=sticky-web`,
+        401,
+        'Unauthorized',
+      ),
+    );
+    const { router, queryClient } = renderInRouter(<AppRoutes />, { url: itemUrl, content });
+    await expectLanding(router);
+    // Sign-in brings them back where they were.
+    expect(router.state.location).toMatchObject({ state: { from: itemUrl } });
+    expect(queryClient.getQueryData(meQueryKey)).toBeNull();
+  });
+
+  it('takes the person to /landing when /api answers 401', async () => {
+    stubApi({
+      'GET /api/favorites': () =>
+        json({ success: false, error: { code: 'unauthorized', message: 'Sign in.' } }, 401),
+      'POST /api/events': () => new Response(null, { status: 204 }),
+      'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+      'GET /api/config': () => json({ source: 'local', apiKey: 'k', analyticsScriptUrl: null }),
+    });
+    const { router } = renderInRouter(<AppRoutes />, { url: itemUrl, content });
+    await expectLanding(router);
+  });
+
+  it('takes the person to /landing when the session check on return to the tab says 401', async () => {
+    const { router, queryClient } = renderInRouter(<AppRoutes />, { url: '/', content });
+    await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow);
+    api = stubApi({
+      'GET /api/auth/me': () => json({ success: false, user: null }, 401),
+      'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+      'GET /api/config': () => json({ source: 'local', apiKey: 'k', analyticsScriptUrl: null }),
+    });
+    // The check re-runs on focus once it is older than its fresh time.
+    const checkedLongAgo = Date.now() - 60 * 60_000;
+    queryClient.setQueryData(meQueryKey, testUser, { updatedAt: checkedLongAgo });
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    await expectLanding(router);
+    expect(api.calls.map((call) => `${call.method} ${call.url}`)).toContain('GET /api/auth/me');
+  });
+
+  it('keeps the session when GIPHY itself answers 401 (a bad key in GIPHY mode)', async () => {
+    const giphy = createFakeContent(giphyConfig);
+    giphy.gf.gif.mockRejectedValue(
+      new FetchError(
+        '@giphy/js-fetch-api: Unauthorized',
+        `http://giphy.test/v1/gifs/${item.id}?api_key=bad`,
+        401,
+        'Unauthorized',
+      ),
+    );
+    const { router, queryClient } = renderInRouter(<AppRoutes />, {
+      url: itemUrl,
+      content: giphy,
+    });
+    expect(await screen.findByRole('alert', {}, slow)).toHaveTextContent(
+      '@giphy/js-fetch-api: Unauthorized',
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(itemUrl);
+    expect(queryClient.getQueryData(meQueryKey)).toEqual(testUser);
   });
 });
 
@@ -169,5 +231,13 @@ describe('layout (spec §2)', () => {
     expect(
       within(screen.getByRole('contentinfo')).getByRole('heading', { name: 'Connect With Us' }),
     ).toBeInTheDocument();
+  });
+
+  it('moves focus to the new screen after a navigation', async () => {
+    renderInRouter(<AppRoutes />, { url: '/a/b/c', session: testUser });
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' }, slow);
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Go to the home page' }));
+    await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow);
+    expect(screen.getByRole('main')).toHaveFocus();
   });
 });

@@ -35,7 +35,7 @@ const favoritesPage = signedInPage(() =>
 );
 const itemPage = signedInPage(() => import('@/features/item').then((m) => m.ItemPage));
 const categoryPage = signedInPage(() =>
-  import('@/features/categories/category-route.tsx').then((m) => m.Component),
+  import('@/features/categories').then((m) => m.CategoryPage),
 );
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));

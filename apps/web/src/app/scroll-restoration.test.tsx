@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
-import { createTestRouter } from './test-support/router-probe.tsx';
+import { createTestRouter } from '@/test-support/router-probe.tsx';
 import { ScrollRestoration } from './scroll-restoration.tsx';
 
 let scrollTo: ReturnType<typeof vi.fn>;

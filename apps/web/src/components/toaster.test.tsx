@@ -1,7 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installDom } from '@/app/test-support/dom.ts';
 import { AppToaster } from './toaster.tsx';
 
 // react-hot-toast hides a dismissed toast, then removes it 1 s later.
@@ -14,7 +13,6 @@ function advance(ms: number) {
 }
 
 beforeEach(() => {
-  installDom();
   vi.useFakeTimers();
   toast.remove();
 });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { subcategorySchema } from '@sticky/contracts';
+import { describe, expect, it, vi } from 'vitest';
+import { apiErrorCodeSchema, subcategorySchema } from '@sticky/contracts';
 import { ApiClientError, apiDelete, apiGet, apiPost } from './api-client.ts';
 
 // Any contract schema will do; this one has two required strings.
@@ -20,10 +20,6 @@ function json(body: unknown, status = 200) {
     headers: { 'content-type': 'application/json' },
   });
 }
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe('api client', () => {
   it('sends same-origin credentials and returns the parsed body', async () => {
@@ -67,6 +63,28 @@ describe('api client', () => {
     const error = await apiGet('/api/things', itemSchema).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiClientError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', message: 'Slow down.' });
+  });
+
+  it.each(apiErrorCodeSchema.options)(
+    "passes the contract's error code %s through",
+    async (code) => {
+      stubFetch(json({ success: false, error: { code, message: 'Why.' } }, 400));
+      await expect(apiGet('/api/things', itemSchema)).rejects.toMatchObject({ code });
+    },
+  );
+
+  it('calls an error status without our error body http_error, keeping the status', async () => {
+    stubFetch(new Response('<html>Bad Gateway</html>', { status: 502 }));
+    await expect(apiGet('/api/things', itemSchema)).rejects.toMatchObject({
+      status: 502,
+      code: 'invalid_response',
+    });
+    stubFetch(json({ message: 'not ours' }, 502));
+    await expect(apiGet('/api/things', itemSchema)).rejects.toMatchObject({
+      status: 502,
+      code: 'http_error',
+      message: 'Request failed (HTTP 502).',
+    });
   });
 
   it('parses accepted non-2xx statuses instead of throwing', async () => {

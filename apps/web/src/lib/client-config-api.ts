@@ -9,8 +9,11 @@ export function fetchClientConfig(signal?: AbortSignal): Promise<ClientConfig> {
   return apiGet('/api/config', clientConfigFirstScreenSchema, { signal });
 }
 
+export const clientConfigQueryKey = ['config'] as const;
+
+/** The app's one query of the runtime config; the content client is made from its answer. */
 export const clientConfigQueryOptions = queryOptions({
-  queryKey: ['config'],
+  queryKey: clientConfigQueryKey,
   queryFn: ({ signal }) => fetchClientConfig(signal),
   // The server sends it with max-age=60; it only changes when the server restarts.
   staleTime: 5 * 60_000,

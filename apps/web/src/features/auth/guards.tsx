@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/spinner.tsx';
@@ -21,11 +22,12 @@ function useIsCheckingSession(isLoading: boolean) {
 export function RequireUser() {
   const { user, isLoading } = useAuth();
   const isChecking = useIsCheckingSession(isLoading);
+  const queryClient = useQueryClient();
   const location = useLocation();
   if (isChecking) return <PageLoader label="Checking your session…" />;
   if (!user) {
     // Logging out already navigates to /landing; a second redirect would only add history.
-    if (getIsSignOutNavigating()) return <PageLoader />;
+    if (getIsSignOutNavigating(queryClient)) return <PageLoader />;
     const state: LandingState = { from: `${location.pathname}${location.search}` };
     return <Navigate to="/landing" replace state={state} />;
   }
@@ -36,9 +38,10 @@ export function RequireUser() {
 export function RequireGuest() {
   const { user, isLoading } = useAuth();
   const isChecking = useIsCheckingSession(isLoading);
+  const queryClient = useQueryClient();
   useEffect(() => {
-    endSignOutNavigation();
-  }, []);
+    endSignOutNavigation(queryClient);
+  }, [queryClient]);
   if (isChecking) return <PageLoader label="Checking your session…" />;
   if (user) return <Navigate to="/" replace />;
   return <Outlet />;

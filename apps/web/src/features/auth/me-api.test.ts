@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, stubApi } from '@/app/test-support/api.ts';
+import { json, stubApi } from '@/test-support/api.ts';
 import { fetchMe } from './me-api.ts';
 
 const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', picture: null };
@@ -12,7 +12,7 @@ describe('fetchMe (spec §7: GET /api/auth/me)', () => {
   it('returns the user from a signed-in answer, asking with credentials', async () => {
     const { calls } = stubApi({ 'GET /api/auth/me': () => json({ success: true, user }) });
     await expect(fetchMe()).resolves.toEqual(user);
-    expect(calls[0]?.init?.credentials).toBe('same-origin');
+    expect(calls[0]?.credentials).toBe('same-origin');
   });
 
   it('returns null for the 401 signed-out answer', async () => {

@@ -1,8 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { installDom } from '@/app/test-support/dom.ts';
-import { renderRoutes } from '@/app/test-support/render-app.tsx';
+import { renderRoutes } from '@/test-support/render.tsx';
 import { navigateAway } from '@/lib/navigate-away.ts';
 import { SignInDialogProvider, useSignInDialog } from './sign-in-dialog-context.tsx';
 
@@ -41,7 +40,6 @@ async function openDialog() {
 }
 
 beforeEach(() => {
-  installDom();
   vi.mocked(navigateAway).mockClear();
 });
 

@@ -1,19 +1,25 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 /**
  * Logging out clears the user and then navigates to /landing. The router shows the old
  * screen until /landing's code is there, and its guard would redirect a second time (with
  * a `from` that would send the next sign-in back to the previous user's page). This marks
- * that the app is already on its way out. Ended by /landing's guard.
+ * that the app is already on its way out; /landing's guard ends it.
+ *
+ * The mark is state of the app, kept in its query cache rather than in this module
+ * (docs/web.md, "State"). It is set before the user is cleared, so the guard that renders
+ * because the user is gone reads it then.
  */
-let isLeaving = false;
+const signOutNavigationKey = ['auth', 'sign-out-navigation'] as const;
 
-export function startSignOutNavigation() {
-  isLeaving = true;
+export function startSignOutNavigation(queryClient: QueryClient) {
+  queryClient.setQueryData(signOutNavigationKey, true);
 }
 
-export function endSignOutNavigation() {
-  isLeaving = false;
+export function endSignOutNavigation(queryClient: QueryClient) {
+  queryClient.removeQueries({ queryKey: signOutNavigationKey, exact: true });
 }
 
-export function getIsSignOutNavigating() {
-  return isLeaving;
+export function getIsSignOutNavigating(queryClient: QueryClient): boolean {
+  return queryClient.getQueryData<boolean>(signOutNavigationKey) === true;
 }

@@ -19,7 +19,7 @@ export function useLogout() {
         void notify('error', 'Something went wrong');
         return;
       }
-      startSignOutNavigation();
+      startSignOutNavigation(queryClient);
       queryClient.setQueryData(meQueryKey, null);
       void notify('success', 'Logged Out');
       await navigate('/landing', { replace: true });

@@ -1,1 +1,1 @@
-export { CategoriesPanel } from './categories-panel.tsx';
+export { CategoryPage } from './category-page.tsx';

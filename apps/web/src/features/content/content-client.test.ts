@@ -1,5 +1,7 @@
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createContentClient } from './content-client.ts';
+import { json, stubApi } from '@/test-support/api.ts';
+import { createContentClient, getContentClient } from './content-client.ts';
 
 const okList = () =>
   new Response(
@@ -87,5 +89,48 @@ describe('createContentClient', () => {
       }),
     );
     await expect(gf.gif('nope-unique-id')).rejects.toThrow('@giphy/js-fetch-api: Not Found');
+  });
+});
+
+describe('getContentClient', () => {
+  it('makes the client from one /api/config request, kept by the app that asked', async () => {
+    const { calls } = stubApi({
+      'GET /api/config': () =>
+        json({ source: 'local', apiKey: 'sticky-web', analyticsScriptUrl: null }),
+    });
+    const queryClient = new QueryClient();
+    const [first, second] = await Promise.all([
+      getContentClient(queryClient),
+      getContentClient(queryClient),
+    ]);
+    expect(first).toBe(second);
+    expect(await getContentClient(queryClient)).toBe(first);
+    expect(first.config).toEqual({
+      source: 'local',
+      apiKey: 'sticky-web',
+      analyticsScriptUrl: null,
+    });
+    expect(calls).toHaveLength(1);
+
+    // Another app has its own.
+    await getContentClient(new QueryClient());
+    expect(calls).toHaveLength(2);
+  });
+
+  it('asks again after a failed start (a Retry can work)', async () => {
+    let isDown = true;
+    const { calls } = stubApi({
+      'GET /api/config': () =>
+        isDown
+          ? json({ success: false, error: { code: 'unavailable', message: 'Later.' } }, 503)
+          : json({ source: 'local', apiKey: 'sticky-web', analyticsScriptUrl: null }),
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await expect(getContentClient(queryClient)).rejects.toMatchObject({ status: 503 });
+    isDown = false;
+    await expect(getContentClient(queryClient)).resolves.toMatchObject({
+      config: { source: 'local' },
+    });
+    expect(calls).toHaveLength(2);
   });
 });

@@ -1,6 +1,8 @@
 import { GiphyFetch, setServerUrl } from '@giphy/js-fetch-api';
 import type { ClientConfig } from '@sticky/contracts';
-import { fetchClientConfig } from '@/lib/client-config-api.ts';
+import { queryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
+import { clientConfigQueryKey, clientConfigQueryOptions } from '@/lib/client-config-api.ts';
 
 export interface ContentClient {
   config: ClientConfig;
@@ -24,18 +26,25 @@ export function createContentClient(config: ClientConfig, origin: string): Conte
   };
 }
 
-let pending: Promise<ContentClient> | null = null;
+/**
+ * The page's one content client, kept in the app's query cache beside the config it is made
+ * from (under the config's key, so invalidating the config drops it too). A failed start is
+ * not kept: the next request (a Retry) asks for the config again. docs/web.md, "State".
+ */
+export const contentClientQueryOptions = queryOptions({
+  queryKey: [...clientConfigQueryKey, 'content-client'] as const,
+  queryFn: async ({ client }): Promise<ContentClient> =>
+    createContentClient(
+      await client.ensureQueryData(clientConfigQueryOptions),
+      window.location.origin,
+    ),
+  staleTime: Infinity,
+  gcTime: Infinity,
+  // A client object with a class instance inside: nothing to share structurally.
+  structuralSharing: false,
+});
 
-/** The one content client of this page, configured from `GET /api/config` on first use. */
-export function getContentClient(): Promise<ContentClient> {
-  if (!pending) {
-    pending = fetchClientConfig()
-      .then((config) => createContentClient(config, window.location.origin))
-      .catch((error: unknown) => {
-        // A failed start must not stick: the next call (a Retry) asks again.
-        pending = null;
-        throw error;
-      });
-  }
-  return pending;
+/** The content client of the app that owns `queryClient`, made on first use. */
+export function getContentClient(queryClient: QueryClient): Promise<ContentClient> {
+  return queryClient.ensureQueryData(contentClientQueryOptions);
 }

@@ -1,5 +1,5 @@
 import type { GifResult, GifsResult, ICategory } from '@giphy/js-fetch-api';
-import type { ContentFilter, ItemType } from '@sticky/contracts';
+import type { ItemType } from '@sticky/contracts';
 
 /** One item as `@giphy/js-fetch-api` hands it over (normalised: numbers, booleans). */
 export type ContentItem = GifResult['data'];
@@ -25,11 +25,6 @@ export interface ContentPage {
   nextOffset: number | undefined;
 }
 
-export const contentFilters = [
-  'gifs',
-  'stickers',
-  'text',
-] as const satisfies readonly ContentFilter[];
 export const itemTypes = ['gif', 'sticker', 'text'] as const satisfies readonly ItemType[];
 
 /** Spec §9 and GIPHY's limits (reference §1.4). */

@@ -1,9 +1,7 @@
 export { categoriesQueryOptions, subcategoriesQueryOptions } from './api/categories.ts';
 export { categoryItemsQueryOptions } from './api/category-items.ts';
-export { clientConfigQueryOptions } from './api/client-config.ts';
 export { downloadMedia } from './api/download.ts';
 export { recordItemEvent } from './api/events.ts';
-export type { ItemEventType } from './api/events.ts';
 export { itemQueryOptions } from './api/item.ts';
 export { itemsByIdsQueryOptions } from './api/items-by-ids.ts';
 export { relatedQueryOptions } from './api/related.ts';
@@ -26,6 +24,8 @@ export {
   isItemType,
   pickDetailRendition,
 } from './content-item.ts';
+export { contentClientQueryOptions } from './content-client.ts';
+export type { ContentClient } from './content-client.ts';
 export { contentLimits } from './content-types.ts';
 export type { ContentCategory, ContentItem, ContentPage, ContentUser } from './content-types.ts';
 export { useContentFilter } from './hooks/use-content-filter.ts';

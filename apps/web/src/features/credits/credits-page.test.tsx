@@ -1,7 +1,7 @@
 import type { Credit } from '@sticky/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { renderRoutes } from '@/app/test-support/render-app.tsx';
+import { renderRoutes } from '@/test-support/render.tsx';
 
 const shipped = vi.hoisted(() => ({ credits: [] as Credit[] }));
 vi.mock('@sticky/contracts/credits-list', async (importOriginal) => ({

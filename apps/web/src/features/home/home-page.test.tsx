@@ -1,43 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getContentClient } from '@/features/content/content-client.ts';
-import {
-  createFakeGiphyFetch,
-  fakeContentClient,
-  giphyConfig,
-} from '@/features/content/test-support/content-client-mock.ts';
-import type { FakeGiphyFetch } from '@/features/content/test-support/content-client-mock.ts';
-import {
-  fixtureFiles,
-  hasGiphyFixtures,
-  listOf,
-  loadList,
-  missingFixturesMessage,
-} from '@/features/content/test-support/giphy-fixtures.ts';
-import {
-  installIntersectionObserver,
-  installMatchMedia,
-  renderRoute,
-} from '@/features/content/test-support/render.tsx';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createFakeContent, giphyConfig, setUpFakeContent } from '@/test-support/content.ts';
+import type { FakeContent } from '@/test-support/content.ts';
+import { installDom, installIntersectionObserver } from '@/test-support/dom.ts';
+import { fixtureFiles, listOf, loadList } from '@/test-support/giphy-fixtures.ts';
+import { renderRoute } from '@/test-support/render.tsx';
 import { HomePage } from './home-page.tsx';
 
-vi.mock('@/features/content/content-client.ts', () => ({ getContentClient: vi.fn() }));
-
-if (!hasGiphyFixtures) console.warn(missingFixturesMessage);
-
-describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
-  let gf: FakeGiphyFetch;
-  beforeEach(() => {
-    gf = createFakeGiphyFetch();
-    vi.mocked(getContentClient).mockResolvedValue(fakeContentClient(gf));
-  });
-
-  const renderHome = (url = '/') => renderRoute(<HomePage />, { path: '/', url });
+describe('HomePage', () => {
+  const content = setUpFakeContent();
+  const renderHome = (url = '/', source: FakeContent = content) =>
+    renderRoute(<HomePage />, { path: '/', url, content: source });
 
   it('shows the banner, the Trending label, the switcher and trending GIFs as links', async () => {
     const trending = loadList(fixtureFiles.trending);
-    gf.trending.mockResolvedValue(trending);
+    content.gf.trending.mockResolvedValue(trending);
     renderHome();
 
     expect(screen.getByRole('img', { name: /Sticky/ })).toBeInTheDocument();
@@ -57,12 +35,17 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     expect(links[0]).toHaveAttribute('href', `/gif/${first.slug}`);
     // alt text falls back to the title, every image has one
     expect(within(links[0]!).getByRole('img')).toHaveAttribute('alt', first.title);
-    expect(gf.trending).toHaveBeenCalledWith({ limit: 25, offset: 0, type: 'gifs', rating: 'g' });
+    expect(content.gf.trending).toHaveBeenCalledWith({
+      limit: 25,
+      offset: 0,
+      type: 'gifs',
+      rating: 'g',
+    });
   });
 
   it('loads fixed_width WebP with the GIF as fallback, the first row at once and the rest lazily, in a box of the right shape', async () => {
     const trending = loadList(fixtureFiles.trending);
-    gf.trending.mockResolvedValue(trending);
+    content.gf.trending.mockResolvedValue(trending);
     const { container } = renderHome();
     await screen.findByRole('list', { name: 'Trending' });
     const first = trending.data[0]!;
@@ -85,14 +68,14 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
   });
 
   it('refetches with the chosen type and keeps it in the URL', async () => {
-    gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
+    content.gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
     const { router } = renderHome();
     await screen.findByRole('list', { name: 'Trending' });
 
     await userEvent.click(screen.getByRole('button', { name: 'Stickers' }));
     expect(router.state.location.search).toBe('?type=stickers');
     await waitFor(() =>
-      expect(gf.trending).toHaveBeenLastCalledWith({
+      expect(content.gf.trending).toHaveBeenLastCalledWith({
         limit: 25,
         offset: 0,
         type: 'stickers',
@@ -107,7 +90,9 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Text' }));
     expect(router.state.location.search).toBe('?type=text');
     await waitFor(() =>
-      expect(gf.trending).toHaveBeenLastCalledWith(expect.objectContaining({ type: 'text' })),
+      expect(content.gf.trending).toHaveBeenLastCalledWith(
+        expect.objectContaining({ type: 'text' }),
+      ),
     );
 
     await userEvent.click(screen.getByRole('button', { name: 'GIFs' }));
@@ -115,86 +100,82 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
   });
 
   it('reads the type from the URL and ignores values it does not know', async () => {
-    gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
-    renderHome('/?type=text');
-    await waitFor(() =>
-      expect(gf.trending).toHaveBeenCalledWith(expect.objectContaining({ type: 'text' })),
-    );
-  });
+    content.gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
+    const known = renderHome('/?type=text');
+    await screen.findByRole('list', { name: 'Trending' });
+    expect(content.gf.trending).toHaveBeenCalledWith(expect.objectContaining({ type: 'text' }));
+    expect(screen.getByRole('button', { name: 'Text' })).toHaveAttribute('aria-pressed', 'true');
+    known.unmount();
 
-  it('falls back to GIFs for an unknown type in the URL', async () => {
-    gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
+    content.gf.trending.mockClear();
     renderHome('/?type=videos');
-    await waitFor(() =>
-      expect(gf.trending).toHaveBeenCalledWith(expect.objectContaining({ type: 'gifs' })),
-    );
+    await screen.findByRole('list', { name: 'Trending' });
+    // An unknown type is never sent; the default is asked for and shown as chosen.
+    expect(content.gf.trending).toHaveBeenCalledTimes(1);
+    expect(content.gf.trending).toHaveBeenCalledWith(expect.objectContaining({ type: 'gifs' }));
+    expect(screen.getByRole('button', { name: 'GIFs' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Text' })).toHaveAttribute('aria-pressed', 'false');
   });
 
   it('shows the client’s error message in the grid’s place, and Retry loads again', async () => {
-    gf.trending.mockRejectedValueOnce(new Error('@giphy/js-fetch-api: Error fetching'));
+    content.gf.trending.mockRejectedValueOnce(new Error('@giphy/js-fetch-api: Error fetching'));
     renderHome();
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('@giphy/js-fetch-api: Error fetching');
-    gf.trending.mockResolvedValueOnce(loadList(fixtureFiles.search));
+    content.gf.trending.mockResolvedValueOnce(loadList(fixtureFiles.search));
     await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('list', { name: 'Trending' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('shows stills with reduced motion and animates a tile on hover and on focus', async () => {
-    const restore = installMatchMedia(['(prefers-reduced-motion: reduce)']);
-    try {
-      const trending = loadList(fixtureFiles.trending);
-      gf.trending.mockResolvedValue(trending);
-      renderHome();
-      const grid = await screen.findByRole('list', { name: 'Trending' });
-      const first = trending.data[0]!;
-      const tile = within(grid).getAllByRole('link')[0]!;
-      const img = () => within(tile).getByRole('img');
-      expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
-      expect(tile.querySelector('source')).toBeNull();
+    installDom(['(prefers-reduced-motion: reduce)']);
+    const trending = loadList(fixtureFiles.trending);
+    content.gf.trending.mockResolvedValue(trending);
+    renderHome();
+    const grid = await screen.findByRole('list', { name: 'Trending' });
+    const first = trending.data[0]!;
+    const tile = within(grid).getAllByRole('link')[0]!;
+    const img = () => within(tile).getByRole('img');
+    expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
+    expect(tile.querySelector('source')).toBeNull();
 
-      await userEvent.hover(tile);
-      expect(img()).toHaveAttribute('src', first.images.fixed_width.url);
-      expect(tile.querySelector('source')).toHaveAttribute('srcset', first.images.fixed_width.webp);
-      await userEvent.unhover(tile);
-      expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
+    await userEvent.hover(tile);
+    expect(img()).toHaveAttribute('src', first.images.fixed_width.url);
+    expect(tile.querySelector('source')).toHaveAttribute('srcset', first.images.fixed_width.webp);
+    await userEvent.unhover(tile);
+    expect(img()).toHaveAttribute('src', first.images.fixed_width_still.url);
 
-      tile.focus();
-      await waitFor(() => expect(img()).toHaveAttribute('src', first.images.fixed_width.url));
-    } finally {
-      restore();
-    }
+    tile.focus();
+    await waitFor(() => expect(img()).toHaveAttribute('src', first.images.fixed_width.url));
   });
 
-  it('lays the grid out in 4 columns on large screens and 2 on small ones', async () => {
-    gf.trending.mockResolvedValue(loadList(fixtureFiles.trending));
-    const restore = installMatchMedia(['(min-width: 64rem)', '(min-width: 48rem)']);
-    const large = renderHome();
-    let grid = await screen.findByRole('list', { name: 'Trending' });
-    const lefts = (list: HTMLElement) =>
-      new Set([...list.querySelectorAll('li')].map((item) => item.style.left));
-    expect(lefts(grid).size).toBe(4);
-    expect(document.title).toBe('Trending · Sticky');
-    large.unmount();
-    restore();
-
-    const restoreSmall = installMatchMedia([]);
+  // 2 columns on small screens, 3 from Tailwind's md (48rem), 4 from lg (64rem).
+  it.each([
+    ['large', 4, ['(min-width: 64rem)', '(min-width: 48rem)']],
+    ['medium', 3, ['(min-width: 48rem)']],
+    ['small', 2, []],
+  ])('lays the grid out on %s screens in %i columns', async (_size, columns, queries) => {
+    installDom(queries);
+    content.gf.trending.mockResolvedValue(loadList(fixtureFiles.trending));
     renderHome();
-    grid = await screen.findByRole('list', { name: 'Trending' });
-    expect(lefts(grid).size).toBe(2);
-    restoreSmall();
+    const grid = await screen.findByRole('list', { name: 'Trending' });
+    const tiles = [...grid.querySelectorAll('li')];
+    expect(new Set(tiles.map((tile) => tile.style.left)).size).toBe(columns);
+    // Each column as wide as that many fit across the grid, with 1.5% gaps between them.
+    const expectedWidth = (100 - 1.5 * (columns - 1)) / columns;
+    for (const tile of tiles) expect(parseFloat(tile.style.width)).toBeCloseTo(expectedWidth);
+    expect(document.title).toBe('Trending · Sticky');
   });
 
   it('says Powered by GIPHY only when the content comes from GIPHY', async () => {
-    gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
+    content.gf.trending.mockResolvedValue(loadList(fixtureFiles.search));
     const local = renderHome();
     await screen.findByRole('list', { name: 'Trending' });
     expect(screen.queryByText('Powered by GIPHY')).not.toBeInTheDocument();
     local.unmount();
 
-    vi.mocked(getContentClient).mockResolvedValue(fakeContentClient(gf, giphyConfig));
-    renderHome();
+    renderHome('/', createFakeContent(giphyConfig, content.gf));
     expect(await screen.findByText('Powered by GIPHY')).toBeInTheDocument();
   });
 
@@ -203,7 +184,6 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
     beforeEach(() => {
       io = installIntersectionObserver();
     });
-    afterEach(() => io.restore());
 
     it('loads the next page at the end, never shows an id twice and stops at total_count', async () => {
       const page = loadList(fixtureFiles.trending);
@@ -211,27 +191,29 @@ describe.skipIf(!hasGiphyFixtures)('HomePage', () => {
       // The second page repeats two items of the first, as GIPHY sometimes does.
       const secondItems = [...page.data.slice(0, 2), ...loadList(fixtureFiles.search).data];
       const secondPage = listOf(secondItems, { total_count: 30, offset: 25, count: 5 });
-      gf.trending.mockResolvedValueOnce(firstPage).mockResolvedValueOnce(secondPage);
+      content.gf.trending.mockResolvedValueOnce(firstPage).mockResolvedValueOnce(secondPage);
       renderHome();
       const grid = await screen.findByRole('list', { name: 'Trending' });
       expect(within(grid).getAllByRole('link')).toHaveLength(25);
 
       io.revealAll();
       await waitFor(() => expect(within(grid).getAllByRole('link')).toHaveLength(30));
-      expect(gf.trending).toHaveBeenLastCalledWith(expect.objectContaining({ offset: 25 }));
+      expect(content.gf.trending).toHaveBeenLastCalledWith(expect.objectContaining({ offset: 25 }));
       const hrefs = within(grid)
         .getAllByRole('link')
         .map((link) => link.getAttribute('href'));
       expect(new Set(hrefs).size).toBe(hrefs.length);
 
+      // At total_count the grid stops watching its end: reaching it asks for nothing more.
+      await waitFor(() => expect(io.countObserved()).toBe(0));
       io.revealAll();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(gf.trending).toHaveBeenCalledTimes(2);
+      expect(content.gf.trending).toHaveBeenCalledTimes(2);
+      expect(screen.queryByRole('status', { name: 'Loading more…' })).not.toBeInTheDocument();
     });
 
     it('keeps what is shown when a later page fails, with the message and a Retry', async () => {
       const page = loadList(fixtureFiles.trending);
-      gf.trending
+      content.gf.trending
         .mockResolvedValueOnce(listOf(page.data, { total_count: 100 }))
         .mockRejectedValueOnce(new Error('@giphy/js-fetch-api: API rate limit exceeded'))
         .mockResolvedValueOnce(

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Download, Heart, Link2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { notify } from '@/lib/notify.ts';
@@ -25,6 +26,7 @@ const actionClass =
 /** Favourite, copy link and download for one item (spec §2, §4, §7). */
 export function ItemActions({ item, slug }: { item: ContentItem; slug: string }) {
   const id = String(item.id);
+  const queryClient = useQueryClient();
   const { isFavorite, toggleFavorite } = useFavorites();
   const isFav = isFavorite(id);
   // A new value on every copy, so a second copy restarts the highlight.
@@ -50,7 +52,7 @@ export function ItemActions({ item, slug }: { item: ContentItem; slug: string })
     }
     setCopiedAt(performance.now());
     void notify('success', 'Link Copied!');
-    void recordItemEvent('copy', id);
+    void recordItemEvent(queryClient, 'copy', id);
   };
 
   const onDownload = async () => {
@@ -59,7 +61,7 @@ export function ItemActions({ item, slug }: { item: ContentItem; slug: string })
     try {
       await downloadMedia(originalUrl, slug);
       void notify('success', 'Gif Downloaded');
-      void recordItemEvent('download', id);
+      void recordItemEvent(queryClient, 'download', id);
     } catch (error) {
       console.error('Downloading the item failed', error);
       void notify(

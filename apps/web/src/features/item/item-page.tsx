@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import {
@@ -38,12 +38,13 @@ function RelatedItems({ item }: { item: ContentItem }) {
 }
 
 function ItemDetail({ id, slug }: { id: string; slug: string }) {
+  const queryClient = useQueryClient();
   const { data: item, error, isPending, refetch } = useQuery(itemQueryOptions(id));
   useDocumentTitle(item ? item.title || 'Untitled' : undefined);
 
   useEffect(() => {
-    if (item) void recordItemEvent('view', String(item.id));
-  }, [item]);
+    if (item) void recordItemEvent(queryClient, 'view', String(item.id));
+  }, [item, queryClient]);
 
   if (isPending) return <LoadingIndicator />;
   if (error) return <ErrorState message={error.message} onRetry={() => void refetch()} />;

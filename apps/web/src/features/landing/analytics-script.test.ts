@@ -12,6 +12,13 @@ describe('loadAnalyticsScript', () => {
     loadAnalyticsScript('https://stats.example.com/a.js');
     loadAnalyticsScript('https://stats.example.com/a.js');
     expect(scripts()).toHaveLength(1);
+    const script = scripts()[0] as HTMLScriptElement;
+    expect(script.src).toBe('https://stats.example.com/a.js');
+    // Runs after the document is parsed, never holding up the page.
+    expect(script.defer).toBe(true);
+    expect(script).toHaveAttribute('defer');
+    // In <head>, after what the page itself loads.
+    expect(document.head.lastElementChild).toBe(script);
   });
 
   it.each(['javascript:alert(1)', 'data:text/javascript,1', 'blob:https://x/1'])(

@@ -1,14 +1,14 @@
 import { signInErrorMessages } from '@sticky/contracts';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import type { ClientConfig } from '@sticky/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, stubApi } from '@/app/test-support/api.ts';
-import { installDom } from '@/app/test-support/dom.ts';
-import { renderRoutes } from '@/app/test-support/render-app.tsx';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, stubApi } from '@/test-support/api.ts';
+import { renderRoutes } from '@/test-support/render.tsx';
 import { SignInDialogProvider } from '@/features/auth';
 import { LandingPage } from './landing-page.tsx';
 
-function renderLanding(url = '/landing') {
+function renderLanding(url = '/landing', config?: ClientConfig) {
   return renderRoutes(
     [
       {
@@ -20,7 +20,7 @@ function renderLanding(url = '/landing') {
         ),
       },
     ],
-    { url, session: null },
+    { url, session: null, config },
   );
 }
 
@@ -30,10 +30,6 @@ function stubLandingApi(analyticsScriptUrl: string | null = null) {
     'GET /api/config': () => json({ source: 'local', apiKey: 'sticky-web', analyticsScriptUrl }),
   });
 }
-
-beforeEach(() => {
-  installDom();
-});
 
 afterEach(() => {
   document.head.querySelectorAll('script[data-sticky-analytics]').forEach((node) => node.remove());
@@ -104,11 +100,15 @@ describe('landing page (spec §1)', () => {
 
   it('shows no alert for an unknown code or none', async () => {
     stubLandingApi();
-    renderLanding('/landing?error=%3Cscript%3E');
-    // Let the alert's lazy code arrive, so "no alert" is not just "not loaded yet".
-    await act(() => import('./sign-in-error-alert.tsx'));
-    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    const { router } = renderLanding('/landing?error=not_allowed');
+    // The alert's code is there and mounted: what it shows now is its own decision.
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    await router.navigate('/landing?error=%3Cscript%3E');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await router.navigate('/landing?error=');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await router.navigate('/landing?error=not_allowed');
+    expect(screen.getByRole('alert')).toHaveTextContent(signInErrorMessages.not_allowed);
   });
 
   it('counts one page view, without cookies and without anything about the visitor', async () => {
@@ -120,7 +120,7 @@ describe('landing page (spec §1)', () => {
     const view = calls.find((call) => call.url === '/api/analytics/pageview')!;
     expect(view.method).toBe('POST');
     expect(view.body).toEqual({ path: '/landing' });
-    expect(view.init?.credentials).toBe('omit');
+    expect(view.credentials).toBe('omit');
   });
 
   it('loads the configured analytics script once', async () => {
@@ -134,12 +134,14 @@ describe('landing page (spec §1)', () => {
     expect(script?.defer).toBe(true);
   });
 
-  it('loads no analytics script when none is configured', async () => {
-    const { calls } = stubLandingApi(null);
-    renderLanding();
-    await waitFor(() => expect(calls.some((call) => call.url === '/api/config')).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(document.head.querySelector('script[data-sticky-analytics]')).toBeNull();
+  it.each([
+    ['no analytics script when none is configured', null, 0],
+    ['the configured one', 'https://stats.example.com/script.js', 1],
+  ])('loads %s, as soon as the config is known', (_label, analyticsScriptUrl, count) => {
+    stubLandingApi(analyticsScriptUrl);
+    renderLanding('/landing', { source: 'local', apiKey: 'sticky-web', analyticsScriptUrl });
+    // The config was in the cache at the first render, whose effects have run by now.
+    expect(document.head.querySelectorAll('script[data-sticky-analytics]')).toHaveLength(count);
   });
 
   it('keeps working when counting the view fails', async () => {

@@ -7,7 +7,7 @@ import { focusMainContent } from '@/components/landmarks.ts';
 import { PageLoader } from '@/components/spinner.tsx';
 
 const CategoriesPanel = lazy(() =>
-  import('@/features/categories').then((module) => ({ default: module.CategoriesPanel })),
+  import('./categories-panel.tsx').then((module) => ({ default: module.CategoriesPanel })),
 );
 
 interface CategoriesDialogProps {

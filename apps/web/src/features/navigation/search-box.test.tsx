@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { installDom } from '@/app/test-support/dom.ts';
-import { renderRoutes, testUser } from '@/app/test-support/render-app.tsx';
+import { describe, expect, it } from 'vitest';
+import { renderRoutes, testUser } from '@/test-support/render.tsx';
 import { SearchBox } from './search-box.tsx';
 
 function renderSearchBox(url = '/') {
@@ -15,8 +14,6 @@ function renderSearchBox(url = '/') {
     { url, session: testUser },
   );
 }
-
-beforeEach(() => installDom());
 
 describe('search box (spec §5)', () => {
   it.each([

@@ -3,7 +3,7 @@ import { Search } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { contentFilters } from '@/features/content/content-types.ts';
+import { isContentFilter } from '@/lib/content-filter.ts';
 
 // The contract's limit, typed from it so the two cannot drift (its value would bring zod).
 const maxQueryLength: (typeof limits)['maxQueryLength'] = 50;
@@ -33,10 +33,9 @@ export function SearchBox() {
     }
     setError(null);
     const type = searchParams.get('type');
-    const isKnownType = (contentFilters as readonly (string | null)[]).includes(type);
     void navigate({
       pathname: `/search/${encodeURIComponent(query)}`,
-      search: isKnownType ? `?type=${type}` : '',
+      search: isContentFilter(type) ? `?type=${type}` : '',
     });
     setText('');
   };

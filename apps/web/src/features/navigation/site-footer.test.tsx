@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderRoutes } from '@/app/test-support/render-app.tsx';
+import { renderRoutes } from '@/test-support/render.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
 describe('footer (spec §2)', () => {

@@ -1,27 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { json, stubApi } from '@/app/test-support/api.ts';
-import { installDom } from '@/app/test-support/dom.ts';
-import { renderRoutes, testUser } from '@/app/test-support/render-app.tsx';
+import { json, stubApi } from '@/test-support/api.ts';
+import { installDom } from '@/test-support/dom.ts';
+import { renderRoutes, testUser } from '@/test-support/render.tsx';
 import { SignInDialogProvider } from '@/features/auth';
 import { mediumScreenQuery } from '@/lib/use-media-query.ts';
+import { setUpFakeContent } from '@/test-support/content.ts';
+import { listOf } from '@/test-support/giphy-fixtures.ts';
 import { SiteHeader } from './site-header.tsx';
 
-// The real panel lists categories from the content API; a stand-in with one link is enough.
-vi.mock('@/features/categories', async () => {
-  const { Link } = await import('react-router');
-  return {
-    CategoriesPanel: ({ onNavigate }: { onNavigate?: () => void }) => (
-      <ul>
-        <li>
-          <Link to="/reactions" onClick={onNavigate}>
-            Reactions
-          </Link>
-        </li>
-      </ul>
-    ),
-  };
+// The categories panel is the real one, on a fake content client with one category.
+const content = setUpFakeContent();
+beforeEach(() => {
+  content.gf.categories.mockResolvedValue(
+    listOf([{ name: 'Reactions', name_encoded: 'reactions' }] as never),
+  );
 });
 
 const slow = { timeout: 5000 };
@@ -41,7 +35,7 @@ function renderHeader(session: typeof testUser | null, url = '/') {
       { path: '/landing', element: <h1>Landing screen</h1> },
       { path: '*', element: layout },
     ],
-    { url, session },
+    { url, session, content },
   );
 }
 
@@ -53,8 +47,6 @@ async function openUserMenu() {
 }
 
 describe('header, signed out (spec §2)', () => {
-  beforeEach(() => installDom());
-
   it("shows the logo linking to / and a 'Get Started' button that opens the Sign In dialog", async () => {
     renderHeader(null);
     expect(screen.getByRole('link', { name: 'Sticky home' })).toHaveAttribute('href', '/');
@@ -183,7 +175,7 @@ describe('logout (spec §7)', () => {
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/logout', body: undefined });
-    expect(calls[0]?.init?.credentials).toBe('same-origin');
+    expect(calls[0]?.credentials).toBe('same-origin');
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import type { CategoriesResult } from '@giphy/js-fetch-api';
 import { queryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { getContentClient } from '../content-client.ts';
 import type { ContentCategory } from '../content-types.ts';
 
@@ -32,14 +33,17 @@ async function readAllPages(
 }
 
 /** Spec §7: `GET gifs/categories`. */
-export async function fetchCategories(): Promise<ContentCategory[]> {
-  const { gf } = await getContentClient();
+export async function fetchCategories(queryClient: QueryClient): Promise<ContentCategory[]> {
+  const { gf } = await getContentClient(queryClient);
   return readAllPages((offset) => gf.categories({ limit: pageLimit, offset }));
 }
 
 /** `GET gifs/categories/{category}`: the category's subcategories. */
-export async function fetchSubcategories(category: string): Promise<ContentCategory[]> {
-  const { gf } = await getContentClient();
+export async function fetchSubcategories(
+  queryClient: QueryClient,
+  category: string,
+): Promise<ContentCategory[]> {
+  const { gf } = await getContentClient(queryClient);
   return readAllPages((offset) =>
     gf.subcategories(encodeURIComponent(category), { limit: pageLimit, offset }),
   );
@@ -48,13 +52,13 @@ export async function fetchSubcategories(category: string): Promise<ContentCateg
 export const categoriesQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'categories'],
-    queryFn: fetchCategories,
+    queryFn: ({ client }) => fetchCategories(client),
     staleTime: 10 * 60_000,
   });
 
 export const subcategoriesQueryOptions = (category: string) =>
   queryOptions({
     queryKey: ['content', 'subcategories', category],
-    queryFn: () => fetchSubcategories(category),
+    queryFn: ({ client }) => fetchSubcategories(client, category),
     staleTime: 10 * 60_000,
   });

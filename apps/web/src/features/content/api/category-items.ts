@@ -1,4 +1,5 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { getContentClient } from '../content-client.ts';
 import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
@@ -9,13 +10,14 @@ import { getNextOffset, toContentPage } from './paging.ts';
  * so `limit` and `offset` travel as the client's documented extra query parameters.
  */
 export async function fetchCategoryItems(
+  queryClient: QueryClient,
   category: string,
   subcategory: string,
   offset: number,
 ): Promise<ContentPage> {
-  const client = await getContentClient();
+  const { withParams } = await getContentClient(queryClient);
   const limit = contentLimits.pageSize;
-  const gf = client.withParams({ limit: String(limit), offset: String(offset) });
+  const gf = withParams({ limit: String(limit), offset: String(offset) });
   const result = await gf.gifs(encodeURIComponent(category), encodeURIComponent(subcategory));
   return toContentPage(result, offset, limit);
 }
@@ -23,7 +25,8 @@ export async function fetchCategoryItems(
 export const categoryItemsQueryOptions = (category: string, subcategory: string) =>
   infiniteQueryOptions({
     queryKey: ['content', 'category-items', category, subcategory],
-    queryFn: ({ pageParam }) => fetchCategoryItems(category, subcategory, pageParam),
+    queryFn: ({ client, pageParam }) =>
+      fetchCategoryItems(client, category, subcategory, pageParam),
     initialPageParam: 0,
     getNextPageParam: getNextOffset,
   });

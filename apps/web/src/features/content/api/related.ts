@@ -1,5 +1,6 @@
 import type { ItemType } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { getContentClient } from '../content-client.ts';
 import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
@@ -7,11 +8,12 @@ import { getNextOffset, toContentPage } from './paging.ts';
 
 /** Spec §7: related items, 15 a page; GIPHY has related GIFs and stickers, not text. */
 export async function fetchRelated(
+  queryClient: QueryClient,
   id: string,
   itemType: ItemType,
   offset: number,
 ): Promise<ContentPage> {
-  const { gf } = await getContentClient();
+  const { gf } = await getContentClient(queryClient);
   const limit = contentLimits.relatedLimit;
   const type = itemType === 'sticker' ? 'stickers' : 'gifs';
   const result = await gf.related(id, { limit, offset, type });
@@ -21,7 +23,7 @@ export async function fetchRelated(
 export const relatedQueryOptions = (id: string, itemType: ItemType) =>
   infiniteQueryOptions({
     queryKey: ['content', 'related', itemType, id],
-    queryFn: ({ pageParam }) => fetchRelated(id, itemType, pageParam),
+    queryFn: ({ client, pageParam }) => fetchRelated(client, id, itemType, pageParam),
     initialPageParam: 0,
     getNextPageParam: getNextOffset,
   });

@@ -1,5 +1,6 @@
 import type { ContentFilter } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { getContentClient } from '../content-client.ts';
 import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
@@ -7,11 +8,12 @@ import { getNextOffset, toContentPage } from './paging.ts';
 
 /** Spec §7: search, 25 a page, lang en, sort relevant, rating pg-13. */
 export async function fetchSearch(
+  queryClient: QueryClient,
   query: string,
   type: ContentFilter,
   offset: number,
 ): Promise<ContentPage> {
-  const { gf } = await getContentClient();
+  const { gf } = await getContentClient(queryClient);
   const limit = contentLimits.pageSize;
   const result = await gf.search(query, {
     limit,
@@ -27,7 +29,7 @@ export async function fetchSearch(
 export const searchQueryOptions = (query: string, type: ContentFilter) =>
   infiniteQueryOptions({
     queryKey: ['content', 'search', type, query],
-    queryFn: ({ pageParam }) => fetchSearch(query, type, pageParam),
+    queryFn: ({ client, pageParam }) => fetchSearch(client, query, type, pageParam),
     initialPageParam: 0,
     getNextPageParam: getNextOffset,
   });

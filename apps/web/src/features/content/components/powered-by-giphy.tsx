@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { clientConfigQueryOptions } from '../api/client-config.ts';
+import { contentClientQueryOptions } from '../content-client.ts';
 
 /** GIPHY's terms ask for this attribution wherever its content is shown. */
 export function PoweredByGiphy() {
-  const { data: config } = useQuery(clientConfigQueryOptions());
-  if (config?.source !== 'giphy') return null;
+  // The client the grid's items came through: its config says where they are from.
+  const { data: client } = useQuery(contentClientQueryOptions);
+  if (client?.config.source !== 'giphy') return null;
   return <p className="text-xs font-semibold text-zinc-300">Powered by GIPHY</p>;
 }

@@ -1,13 +1,7 @@
 import type { ContentFilter } from '@sticky/contracts';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { contentFilters } from '../content-types.ts';
-
-export function parseContentFilter(value: string | null): ContentFilter {
-  return (contentFilters as readonly string[]).includes(value ?? '')
-    ? (value as ContentFilter)
-    : 'gifs';
-}
+import { parseContentFilter } from '@/lib/content-filter.ts';
 
 /**
  * The content filter lives in the URL (`?type=`), so it is shareable, survives a reload and

@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ContentCategory, ContentItem, ContentListResult } from '../content-types.ts';
+import type { GifsResult } from '@giphy/js-fetch-api';
+import type { ContentCategory, ContentItem } from '@/features/content';
 
-/** Real GIPHY responses recorded into the repository (fixtures/giphy/SOURCES.md). */
+type ContentListResult = GifsResult;
+
+/**
+ * Real GIPHY responses recorded into the repository (fixtures/giphy/SOURCES.md). They are part
+ * of the repository: a missing file fails the test that reads it (docs/testing.md, "Fixtures in
+ * the repository").
+ */
 // jsdom gives modules an http `import.meta.url`; the directory is still known.
-export const fixturesDir = `${path.resolve(import.meta.dirname, '../../../../../../fixtures/giphy')}/`;
-export const hasGiphyFixtures = fs.existsSync(fixturesDir);
-export const missingFixturesMessage = `GIPHY fixtures not found at ${fixturesDir}: skipping`;
+const fixturesDir = `${path.resolve(import.meta.dirname, '../../../../fixtures/giphy')}/`;
 
 export const fixtureFiles = {
   trending: 'v1-gifs-trending_2021_with-user-and-analytics.ryanw-mobile.json',
@@ -37,7 +42,7 @@ const boolProps = [
   'is_dynamic',
 ];
 
-/** What `@giphy/js-fetch-api` does to every item (reference §3.3), so mocks look real. */
+/** What `@giphy/js-fetch-api` does to every item it hands over (its `normalize`), so fakes look real. */
 export function normalizeItem(raw: Record<string, unknown>, responseId: string): ContentItem {
   const item: Record<string, unknown> = { ...raw, id: String(raw.id), response_id: responseId };
   item.tags = ((raw.tags as unknown[]) ?? []).map((tag) =>
@@ -100,7 +105,7 @@ export function listOf(
   } as ContentListResult;
 }
 
-/** GIPHY publishes no category fixture; this is the documented shape (reference §2.4). */
+/** GIPHY publishes no category fixture; this is the shape its API documents for categories. */
 export const categoryFixtures: ContentCategory[] = [
   {
     name: 'Reactions',

@@ -13,11 +13,11 @@ import { useDocumentTitle } from '@/lib/use-document-title.ts';
 const categoryColumns = { small: 2, medium: 3, large: 4 };
 
 /**
- * The lazy `/:category` route: the category's name, its subcategories and a grid of its
+ * Spec §2, the lazy `/:category` route: the category's name, its subcategories and a grid of its
  * items. A subcategory is chosen with `?sub=` (a path segment would be caught by
  * `/:type/:slug`); without one, the first subcategory is shown.
  */
-export function Component() {
+export function CategoryPage() {
   const { category = '' } = useParams();
   const [searchParams] = useSearchParams();
   const categories = useQuery(categoriesQueryOptions());
