@@ -22,7 +22,8 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError: forgetUserOnUnauthorized }),
     defaultOptions: {
       queries: {
-        // The content client caches for 60 s itself (spec §9); refetching sooner buys nothing.
+        // GIPHY's client caches for 60 s itself (docs/web.md, "State"); refetching sooner buys
+        // nothing.
         staleTime: 60_000,
         refetchOnWindowFocus: false,
         // One more try for network trouble and 5xx; a 4xx answer will not change by asking again.

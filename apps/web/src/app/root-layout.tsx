@@ -28,7 +28,10 @@ function NavigationProgress({ isLoading }: { isLoading: boolean }) {
   );
 }
 
-/** Spec §2: one layout for every route: header, the routed screen, footer. */
+/**
+ * One layout for every route: header, the routed screen, footer (docs/web.md, "Screens and
+ * routes").
+ */
 export function RootLayout() {
   const mainRef = useRef<HTMLElement>(null);
   const { pathname } = useLocation();

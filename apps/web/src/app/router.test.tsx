@@ -55,7 +55,7 @@ beforeEach(() => {
   });
 });
 
-describe('routes and guards (spec §2)', () => {
+describe('routes and guards', () => {
   it.each([
     ['/', 'Home screen'],
     ['/search/cute%20cats', 'Search screen for cute cats'],
@@ -218,7 +218,7 @@ describe('an ended session (expired, deleted, logged out elsewhere)', () => {
   });
 });
 
-describe('layout (spec §2)', () => {
+describe('layout', () => {
   it('has a skip link, a header, the routed screen in main, and a footer', async () => {
     renderInRouter(<AppRoutes />, { url: '/', session: testUser });
     const heading = await screen.findByRole('heading', { name: 'Home screen' }, slow);

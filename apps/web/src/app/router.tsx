@@ -59,7 +59,10 @@ function ScreenErrorBoundary() {
   );
 }
 
-/** Spec §2's routes. Static segments outrank `:category` and `:type/:slug`. */
+/**
+ * The routes (docs/web.md, "Screens and routes"). Static segments outrank `:category` and
+ * `:type/:slug`.
+ */
 const routeTree = (
   <Route element={<RootLayout />}>
     <Route element={<ScreenErrorBoundary />}>

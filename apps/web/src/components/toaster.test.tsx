@@ -22,7 +22,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('toast area (spec §2, §9)', () => {
+describe('toast area', () => {
   it('sits at the top center', () => {
     render(<AppToaster />);
     act(() => {

@@ -2,9 +2,9 @@ import { Toaster } from 'react-hot-toast';
 import type { ToasterProps } from 'react-hot-toast';
 
 /**
- * Spec §9: success 2 s, error 4 s, blank 4 s, loading until dismissed, at most 20 at once.
- * Those are react-hot-toast's own defaults (its TOAST_LIMIT is 20); they are repeated here so
- * a library update cannot change them silently.
+ * Toasts (docs/web.md, "The spec's rules the web keeps"): success 2 s, error 4 s, blank 4 s,
+ * loading until dismissed, at most 20 at once. Those are react-hot-toast's own defaults (its
+ * TOAST_LIMIT is 20); they are repeated here so a library update cannot change them silently.
  */
 export const toastOptions = {
   success: { duration: 2000 },

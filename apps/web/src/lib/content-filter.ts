@@ -1,7 +1,7 @@
 import type { ContentFilter } from '@sticky/contracts';
 
 /**
- * The content filter's values (spec §3), kept in the URL as `?type=` by the grids and carried
+ * The content filter's values, kept in the URL as `?type=` by the grids and carried
  * along by the search box: both read it here (docs/web.md, "State").
  */
 export const contentFilters = [

@@ -1,5 +1,5 @@
 /**
- * A full-page navigation in the same window (spec §7: sign-in leaves the SPA). One module so
+ * A full-page navigation in the same window (sign-in leaves the SPA). One module so
  * tests can observe it: jsdom cannot navigate.
  */
 export function navigateAway(url: string) {

@@ -18,7 +18,10 @@ function useIsCheckingSession(isLoading: boolean) {
   return useDeferredValue(isLoading);
 }
 
-/** Spec §2: signed-in pages wait for the session check, and send visitors to /landing. */
+/**
+ * Signed-in pages wait for the session check, and send visitors to /landing
+ * (docs/web.md, "Screens and routes").
+ */
 export function RequireUser() {
   const { user, isLoading } = useAuth();
   const isChecking = useIsCheckingSession(isLoading);
@@ -34,7 +37,10 @@ export function RequireUser() {
   return <Outlet />;
 }
 
-/** Spec §2: /landing waits for the session check and sends signed-in users to /. */
+/**
+ * /landing waits for the session check and sends signed-in users to / (docs/web.md, "Screens and
+ * routes").
+ */
 export function RequireGuest() {
   const { user, isLoading } = useAuth();
   const isChecking = useIsCheckingSession(isLoading);

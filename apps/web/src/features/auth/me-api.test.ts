@@ -8,7 +8,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('fetchMe (spec §7: GET /api/auth/me)', () => {
+describe('fetchMe: GET /api/auth/me', () => {
   it('returns the user from a signed-in answer, asking with credentials', async () => {
     const { calls } = stubApi({ 'GET /api/auth/me': () => json({ success: true, user }) });
     await expect(fetchMe()).resolves.toEqual(user);
@@ -32,7 +32,7 @@ describe('fetchMe (spec §7: GET /api/auth/me)', () => {
         throw new TypeError('Failed to fetch');
       },
     ],
-  ])('treats %s as signed out, silently (spec §8)', async (_label, reply) => {
+  ])('treats %s as signed out, silently', async (_label, reply) => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     stubApi({ 'GET /api/auth/me': reply });
     await expect(fetchMe()).resolves.toBeNull();

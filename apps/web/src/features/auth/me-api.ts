@@ -6,7 +6,7 @@ import { apiGet } from '@/lib/api-client.ts';
 export const meQueryKey = ['auth', 'me'] as const;
 
 /**
- * `GET /api/auth/me`: the signed-in user, or null. Spec §8: a failed session check is silent
+ * `GET /api/auth/me`: the signed-in user, or null. A failed session check is silent
  * and the visitor is treated as signed out. Checked by the contract's zod-free checker: every
  * screen waits for this answer, and all of zod would be most of the first screen's app code.
  */

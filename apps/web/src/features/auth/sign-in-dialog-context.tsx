@@ -15,7 +15,8 @@ interface SignInDialogControls {
 const SignInDialogContext = createContext<SignInDialogControls | null>(null);
 
 /**
- * Owns the one Sign In dialog (spec §2: opened from 'Get Started' and 'Get started for free').
+ * Owns the one Sign In dialog, opened from 'Get Started' and 'Get started for free'
+ * (docs/web.md, "Screens and routes").
  * The dialog and Radix are downloaded on first use: signed-in pages never need them.
  */
 export function SignInDialogProvider({ children }: { children: ReactNode }) {

@@ -43,7 +43,7 @@ beforeEach(() => {
   vi.mocked(navigateAway).mockClear();
 });
 
-describe('Sign In dialog (spec §2, §4)', () => {
+describe('Sign In dialog', () => {
   it("is titled 'Sign In' and offers 'Continue with Google' and a close button", async () => {
     renderDialog();
     const { dialog } = await openDialog();

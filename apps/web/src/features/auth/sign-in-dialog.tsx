@@ -17,7 +17,10 @@ interface SignInDialogProps {
   returnFocusTo: HTMLElement | null;
 }
 
-/** Spec §2, §4: 'Sign In', 'Continue with Google' (pending once clicked) and a close button. */
+/**
+ * 'Sign In', 'Continue with Google' (pending once clicked) and a close button
+ * (docs/web.md, "The spec's rules the web keeps").
+ */
 export function SignInDialog({ open, onOpenChange, returnFocusTo }: SignInDialogProps) {
   const [isPending, setIsPending] = useState(false);
   const location = useLocation();

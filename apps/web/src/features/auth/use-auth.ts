@@ -4,7 +4,7 @@ import { meQueryOptions } from './me-api.ts';
 
 export interface AuthState {
   user: SessionUser | null;
-  /** True until the first session check has answered (spec §4: loadingUser). */
+  /** True until the first session check has answered (the spec's `loadingUser`). */
   isLoading: boolean;
 }
 

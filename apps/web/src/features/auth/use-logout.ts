@@ -6,8 +6,8 @@ import { postLogout } from './logout-api.ts';
 import { startSignOutNavigation } from './sign-out-navigation.ts';
 
 /**
- * Spec §7: on success clear the user, toast 'Logged Out' and go to /landing; otherwise toast
- * 'Something went wrong' and stay signed in.
+ * docs/web.md, "The spec's rules the web keeps": on success clear the user, toast 'Logged Out' and
+ * go to /landing; otherwise toast 'Something went wrong' and stay signed in.
  */
 export function useLogout() {
   const queryClient = useQueryClient();

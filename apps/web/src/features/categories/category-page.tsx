@@ -13,9 +13,9 @@ import { useDocumentTitle } from '@/lib/use-document-title.ts';
 const categoryColumns = { small: 2, medium: 3, large: 4 };
 
 /**
- * Spec §2, the lazy `/:category` route: the category's name, its subcategories and a grid of its
- * items. A subcategory is chosen with `?sub=` (a path segment would be caught by
- * `/:type/:slug`); without one, the first subcategory is shown.
+ * The lazy `/:category` route (docs/web.md, "Screens and routes"): the category's name, its
+ * subcategories and a grid of its items. A subcategory is chosen with `?sub=` (a path segment would
+ * be caught by `/:type/:slug`); without one, the first subcategory is shown.
  */
 export function CategoryPage() {
   const { category = '' } = useParams();

@@ -24,7 +24,10 @@ export function getItemPath(item: ContentItem): string {
   return `/${getItemType(item)}/${encodeURIComponent(slug)}`;
 }
 
-/** Spec: the item id is the last dash-separated segment of the slug. */
+/**
+ * The item id is the last dash-separated segment of the slug (docs/web.md, "The spec's rules the
+ * web keeps").
+ */
 export function getIdFromSlug(slug: string): string {
   return slug.split('-').pop() ?? slug;
 }

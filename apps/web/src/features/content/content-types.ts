@@ -27,7 +27,10 @@ export interface ContentPage {
 
 export const itemTypes = ['gif', 'sticker', 'text'] as const satisfies readonly ItemType[];
 
-/** Spec §9 and GIPHY's limits (reference §1.4). */
+/**
+ * docs/web.md, "The spec's rules the web keeps"; GIPHY's largest offset (docs/api.md,
+ * "Parameters").
+ */
 export const contentLimits = {
   pageSize: 25,
   relatedLimit: 15,

@@ -19,7 +19,10 @@ function NoFavorites() {
   );
 }
 
-/** Spec §2 Favorites: the favourited items, newest first, or 'No favourites'. */
+/**
+ * My Favorites (docs/web.md, "Screens and routes"): the favorited items, newest first, or 'No
+ * favourites'.
+ */
 export function FavoritesPage() {
   const { ids, isLoading, error, retry } = useFavorites();
   useDocumentTitle('My Favorites');

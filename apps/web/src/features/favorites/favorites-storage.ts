@@ -1,4 +1,6 @@
-/** Spec §3/§9: the browser's copy of the favourites, ids oldest first, under `favGifs`. */
+/**
+ * The browser's copy of the favorites (docs/web.md, "State"), ids oldest first, under `favGifs`.
+ */
 export const favoritesStorageKey = 'favGifs';
 /**
  * Which account the copy was last synced from. A copy with no owner holds ids saved before

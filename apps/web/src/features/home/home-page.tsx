@@ -9,7 +9,10 @@ import bannerUrl from './banner.svg';
 
 const homeColumns = { small: 2, medium: 3, large: 4 };
 
-/** Spec §2 Home: banner, the type switcher with the Trending label, trending in masonry. */
+/**
+ * Home (docs/web.md, "Screens and routes"): banner, the type switcher with the Trending label,
+ * trending in masonry.
+ */
 export function HomePage() {
   const [filter] = useContentFilter();
   useDocumentTitle('Trending');

@@ -37,7 +37,7 @@ function Description({ text }: { text: string }) {
   );
 }
 
-/** Spec §2 item detail, left column: who posted it, what they say, where it comes from. */
+/** The item's left column: who posted it, what they say, where it comes from. */
 export function CreatorInfo({ item }: { item: ContentItem }) {
   const user = getItemUser(item);
   const source = toWebUrl(item.source);

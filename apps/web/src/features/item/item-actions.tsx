@@ -6,7 +6,10 @@ import { downloadMedia, recordItemEvent } from '@/features/content';
 import type { ContentItem } from '@/features/content';
 import { useFavorites } from '@/features/favorites';
 
-/** Spec §9: the link icon stays highlighted this long after a copy. */
+/**
+ * The link icon stays highlighted this long after a copy (docs/web.md, "The spec's rules the web
+ * keeps").
+ */
 export const copyHighlightMs = 3000;
 
 function absoluteUrl(url: string | undefined): string | undefined {
@@ -23,7 +26,9 @@ const actionClass =
   'text-sm font-semibold text-gray-100 hover:bg-white/10 disabled:cursor-not-allowed ' +
   'disabled:opacity-60 aria-disabled:cursor-progress';
 
-/** Favourite, copy link and download for one item (spec §2, §4, §7). */
+/**
+ * Favorite, copy link and download for one item (docs/web.md, "The spec's rules the web keeps").
+ */
 export function ItemActions({ item, slug }: { item: ContentItem; slug: string }) {
   const id = String(item.id);
   const queryClient = useQueryClient();

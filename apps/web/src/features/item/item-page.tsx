@@ -79,7 +79,10 @@ function InvalidContentType() {
   );
 }
 
-/** Spec §2 item detail, `/:type/:slug`: the type is checked, the id is the slug's end. */
+/**
+ * The item, `/:type/:slug` (docs/web.md, "Screens and routes"): the type is checked, the id is the
+ * slug's end.
+ */
 export function ItemPage() {
   const { type, slug = '' } = useParams();
   if (!isItemType(type)) return <InvalidContentType />;

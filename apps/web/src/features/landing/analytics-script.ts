@@ -1,7 +1,7 @@
 const marker = 'data-sticky-analytics';
 
 /**
- * Adds the operator's web-analytics script (ANALYTICS_SCRIPT_URL, spec §7) once. The
+ * Adds the operator's web-analytics script (ANALYTICS_SCRIPT_URL) once. The
  * Content-Security-Policy allows exactly that script's origin; nothing is inlined.
  */
 export function loadAnalyticsScript(url: string): void {

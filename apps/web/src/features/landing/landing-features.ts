@@ -6,7 +6,7 @@ export interface LandingFeature {
   alt: string;
 }
 
-/** Spec §1: the four feature sections, each with an animated image shipped in public/landing. */
+/** The four feature sections, each with an animated image shipped in public/landing. */
 export const landingFeatures: LandingFeature[] = [
   {
     id: 'search',

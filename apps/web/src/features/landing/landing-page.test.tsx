@@ -35,7 +35,7 @@ afterEach(() => {
   document.head.querySelectorAll('script[data-sticky-analytics]').forEach((node) => node.remove());
 });
 
-describe('landing page (spec §1)', () => {
+describe('landing page', () => {
   it('shows the hero headline, its subtext and the call to action', () => {
     stubLandingApi();
     renderLanding();

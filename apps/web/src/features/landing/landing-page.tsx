@@ -12,7 +12,10 @@ const SignInErrorAlert = lazy(() =>
   import('./sign-in-error-alert.tsx').then((module) => ({ default: module.SignInErrorAlert })),
 );
 
-/** Spec §1: the marketing and sign-in page for visitors who are not signed in. */
+/**
+ * The marketing and sign-in page for visitors who are not signed in (docs/web.md, "Screens and
+ * routes").
+ */
 export function LandingPage() {
   useDocumentTitle('Find, save and share GIFs');
   useLandingAnalytics();

@@ -4,7 +4,7 @@ import { clientConfigQueryOptions } from '@/lib/client-config-api.ts';
 import { loadAnalyticsScript } from './analytics-script.ts';
 import { postPageView } from './page-view-api.ts';
 
-/** Spec §1: views of the landing page are counted, and the analytics script (if any) runs. */
+/** Views of the landing page are counted, and the analytics script (if any) runs. */
 export function useLandingAnalytics() {
   const hasCounted = useRef(false);
   const { data: config } = useQuery(clientConfigQueryOptions);

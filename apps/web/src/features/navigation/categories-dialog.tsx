@@ -17,7 +17,7 @@ interface CategoriesDialogProps {
   returnFocusTo: HTMLElement | null;
 }
 
-/** Spec §2: the categories panel under the header; any navigation from it closes it. */
+/** The categories panel under the header; any navigation from it closes it. */
 export function CategoriesDialog({ open, onOpenChange, returnFocusTo }: CategoriesDialogProps) {
   const close = () => onOpenChange(false);
   const { pathname } = useLocation();

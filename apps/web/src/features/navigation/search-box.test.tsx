@@ -15,7 +15,7 @@ function renderSearchBox(url = '/') {
   );
 }
 
-describe('search box (spec §5)', () => {
+describe('search box', () => {
   it.each([
     ['empty', ''],
     ['blank', '   '],

@@ -11,8 +11,9 @@ const maxQueryLength: (typeof limits)['maxQueryLength'] = 50;
 export const emptySearchMessage = 'Please write Something...';
 
 /**
- * Spec §5: the text is trimmed; empty is refused inline, anything else opens
- * /search/{text} (keeping the GIFs/Stickers/Text filter) and clears the box. Enter submits.
+ * docs/web.md, "The spec's rules the web keeps": the text is trimmed; empty is refused inline,
+ * anything else opens /search/{text} (keeping the GIFs/Stickers/Text filter) and clears the box.
+ * Enter submits.
  */
 export function SearchBox() {
   const [text, setText] = useState('');

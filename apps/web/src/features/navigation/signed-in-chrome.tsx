@@ -21,7 +21,7 @@ export function SignedInNav({ user }: { user: SessionUser }) {
   const categoriesButtonRef = useRef<HTMLButtonElement>(null);
   const avatarRef = useRef<HTMLButtonElement>(null);
 
-  // Spec §2: the panel closes on navigation, whichever link (or Back) caused it.
+  // The panel closes on navigation, whichever link (or Back) caused it.
   const { pathname } = useLocation();
   const [openedAt, setOpenedAt] = useState(pathname);
   if (pathname !== openedAt) {

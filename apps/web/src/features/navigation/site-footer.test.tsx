@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRoutes } from '@/test-support/render.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
-describe('footer (spec §2)', () => {
+describe('footer', () => {
   it("has 'Connect With Us' with social links that open safely in a new tab", () => {
     renderRoutes([{ path: '/', element: <SiteFooter /> }], { url: '/', session: null });
     const footer = screen.getByRole('contentinfo');

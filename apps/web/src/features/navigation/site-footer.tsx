@@ -2,7 +2,10 @@ import { Link } from 'react-router';
 import { Logo } from '@/components/logo.tsx';
 import { socialLinks } from './social-links.ts';
 
-/** Spec §2 footer: social links, 'Connect With Us' and a credit line. */
+/**
+ * The footer: social links, 'Connect With Us' and a credit line (docs/web.md, "Screens and
+ * routes").
+ */
 export function SiteFooter() {
   return (
     <footer className="mt-16 border-t border-white/10 bg-gray-950">

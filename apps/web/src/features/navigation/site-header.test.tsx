@@ -46,7 +46,7 @@ async function openUserMenu() {
   return { user, menu };
 }
 
-describe('header, signed out (spec §2)', () => {
+describe('header, signed out', () => {
   it("shows the logo linking to / and a 'Get Started' button that opens the Sign In dialog", async () => {
     renderHeader(null);
     expect(screen.getByRole('link', { name: 'Sticky home' })).toHaveAttribute('href', '/');
@@ -60,7 +60,7 @@ describe('header, signed out (spec §2)', () => {
   });
 });
 
-describe('header, signed in, medium and large screens (spec §2)', () => {
+describe('header, signed in, medium and large screens', () => {
   beforeEach(() => installDom([mediumScreenQuery]));
 
   it("shows Categories, 'Favorite GIFs', the avatar's initial and the search box", async () => {
@@ -139,7 +139,7 @@ describe('header, signed in, medium and large screens (spec §2)', () => {
   });
 });
 
-describe('header, signed in, small screens (spec §2)', () => {
+describe('header, signed in, small screens', () => {
   beforeEach(() => installDom([]));
 
   it("hides the Categories button and puts 'Categories' in the menu", async () => {
@@ -160,7 +160,7 @@ describe('header, signed in, small screens (spec §2)', () => {
   });
 });
 
-describe('logout (spec §7)', () => {
+describe('logout', () => {
   beforeEach(() => installDom([mediumScreenQuery]));
 
   it("posts /api/auth/logout, toasts 'Logged Out' and goes to /landing", async () => {

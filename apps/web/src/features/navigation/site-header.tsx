@@ -28,7 +28,10 @@ function GetStartedButton() {
   );
 }
 
-/** Spec §2 header: logo; signed in: categories, favourites, user menu and the search box. */
+/**
+ * The header: logo; signed in: categories, favourites, user menu and the search box
+ * (docs/web.md, "Screens and routes").
+ */
 export function SiteHeader() {
   const { user, isLoading } = useAuth();
   return (

@@ -5,7 +5,7 @@ import { AvatarContent, avatarClassName } from './avatar.tsx';
 
 export interface UserMenuProps {
   user: SessionUser;
-  /** Small screens reach Categories from this menu (spec §2). */
+  /** Small screens reach Categories from this menu (docs/web.md, "Screens and routes"). */
   showCategories: boolean;
   onOpenCategories: () => void;
   /** The avatar button, for returning focus to it. */

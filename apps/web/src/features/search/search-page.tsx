@@ -9,7 +9,10 @@ import { useDocumentTitle } from '@/lib/use-document-title.ts';
 
 const searchColumns = { small: 2, medium: 3, large: 4 };
 
-/** Spec §2 Search results: the query as heading, the switcher on the left, the grid. */
+/**
+ * Search results: the query as heading, the switcher on the left, the grid (docs/web.md, "Screens
+ * and routes").
+ */
 export function SearchPage() {
   const { query: rawQuery = '' } = useParams();
   const query = rawQuery.trim();

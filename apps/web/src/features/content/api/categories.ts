@@ -32,7 +32,7 @@ async function readAllPages(
   });
 }
 
-/** Spec §7: `GET gifs/categories`. */
+/** `GET gifs/categories`. */
 export async function fetchCategories(queryClient: QueryClient): Promise<ContentCategory[]> {
   const { gf } = await getContentClient(queryClient);
   return readAllPages((offset) => gf.categories({ limit: pageLimit, offset }));

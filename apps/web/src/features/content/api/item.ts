@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getContentClient } from '../content-client.ts';
 import type { ContentItem } from '../content-types.ts';
 
-/** Spec §7: one item by the id taken from the slug. */
+/** One item, by the id taken from the slug. */
 export async function fetchItem(queryClient: QueryClient, id: string): Promise<ContentItem> {
   const { gf } = await getContentClient(queryClient);
   const result = await gf.gif(id);

@@ -5,7 +5,7 @@ import type { ContentItem, ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
 
 /**
- * Spec §7: `GET gifs?ids=`, a page of ids at a time. Items come back in the order asked
+ * `GET gifs?ids=`, a page of ids at a time. Items come back in the order asked
  * (the newest favourite first); ids the source no longer has are left out.
  */
 export async function fetchItemsByIds(

@@ -6,7 +6,10 @@ import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
 import { getNextOffset, toContentPage } from './paging.ts';
 
-/** Spec §7: related items, 15 a page; GIPHY has related GIFs and stickers, not text. */
+/**
+ * Related items (docs/web.md, "The spec's rules the web keeps"): 15 a page; GIPHY has related GIFs
+ * and stickers, not text.
+ */
 export async function fetchRelated(
   queryClient: QueryClient,
   id: string,

@@ -6,7 +6,10 @@ import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
 import { getNextOffset, toContentPage } from './paging.ts';
 
-/** Spec §7: search, 25 a page, lang en, sort relevant, rating pg-13. */
+/**
+ * Search (docs/web.md, "The spec's rules the web keeps"): 25 a page, lang en, sort relevant, rating
+ * pg-13.
+ */
 export async function fetchSearch(
   queryClient: QueryClient,
   query: string,

@@ -6,7 +6,10 @@ import type { ContentPage } from '../content-types.ts';
 import { contentLimits } from '../content-types.ts';
 import { getNextOffset, toContentPage } from './paging.ts';
 
-/** Spec §7: trending, 25 a page, rating g, of the filter's type. */
+/**
+ * Trending (docs/web.md, "The spec's rules the web keeps"): 25 a page, rating g, of the filter's
+ * type.
+ */
 export async function fetchTrending(
   queryClient: QueryClient,
   type: ContentFilter,

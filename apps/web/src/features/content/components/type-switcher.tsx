@@ -7,7 +7,7 @@ const options: { value: ContentFilter; label: string }[] = [
   { value: 'text', label: 'Text' },
 ];
 
-/** The spec's GIFs / Stickers / Text switcher; the choice is kept in the URL (`?type=`). */
+/** The GIFs / Stickers / Text switcher; the choice is kept in the URL (`?type=`). */
 export function TypeSwitcher({ className = '' }: { className?: string }) {
   const [filter, setFilter] = useContentFilter();
   return (
