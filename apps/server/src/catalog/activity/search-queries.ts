@@ -46,8 +46,8 @@ export async function recordSearchQuery(
   });
 }
 
-/** Days trending searches look back over (catalog/query/trending.ts reads the last 7). */
-const searchDaysKept = 8;
+/** Days trending searches look back over: today and the 6 before (catalog/query/trending.ts). */
+const searchDaysKept = 7;
 
 /**
  * Old days go: who searched what is needed for today only (to count each person once), the
