@@ -112,7 +112,7 @@ async function ensureFreeSpace(deps: AnimateDeps): Promise<void> {
  * it (429) when the day's are used up. Stored per digest of the person and UTC day, so every
  * server on the database counts the same; old days are pruned (catalog/maintenance.ts).
  */
-async function chargeRenderQuota(deps: AnimateDeps, requester: Requester): Promise<void> {
+export async function chargeRenderQuota(deps: AnimateDeps, requester: Requester): Promise<void> {
   const quota = deps.config.textRendering.perPersonPerDay;
   const digest = digestRequester(deps.services.requesterSecret, requester, 'text-render');
   const result = await deps.database.db.execute<{ renders: number }>(sql`
