@@ -35,7 +35,8 @@ interface ErrorPageProps {
   error: unknown;
 }
 
-function ErrorDetails({ error }: ErrorPageProps) {
+/** A failed screen, shown inside the layout (header and footer stay usable). */
+export function RouteError({ error }: ErrorPageProps) {
   const { title, text } = describeError(error);
   useDocumentTitle(title);
   return (
@@ -58,11 +59,6 @@ function ErrorDetails({ error }: ErrorPageProps) {
   );
 }
 
-/** A failed screen, shown inside the layout (header and footer stay usable). */
-export function RouteError({ error }: ErrorPageProps) {
-  return <ErrorDetails error={error} />;
-}
-
 /** The layout itself failed: a bare page that depends on nothing else. */
 export function RootError({ error }: ErrorPageProps) {
   return (
@@ -70,7 +66,7 @@ export function RootError({ error }: ErrorPageProps) {
       <div className="pt-6">
         <Logo />
       </div>
-      <ErrorDetails error={error} />
+      <RouteError error={error} />
     </main>
   );
 }
