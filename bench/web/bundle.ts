@@ -51,7 +51,7 @@ export const routeModules: Record<string, string[]> = {
   '/:type/:slug': ['src/features/item/index.ts', 'src/features/navigation/signed-in-chrome.tsx'],
   '/favorite': ['src/features/favorites/index.ts', 'src/features/navigation/signed-in-chrome.tsx'],
   '/:category': [
-    'src/features/categories/category-route.tsx',
+    'src/features/categories/index.ts',
     'src/features/navigation/signed-in-chrome.tsx',
   ],
   '/credits': ['src/features/credits/index.ts'],
