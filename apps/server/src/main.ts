@@ -1,6 +1,6 @@
 import 'dotenv/config';
 import { ConfigError, loadConfig } from './config/env.ts';
-import { DataDirBusyError } from './db/embedded.ts';
+import { DataDirBusyError, PostgresSetupError } from './db/embedded.ts';
 import { createLogger, startServer } from './server.ts';
 
 const storageProblems: Record<string, string> = {
@@ -44,6 +44,10 @@ async function main() {
     if (error instanceof DataDirBusyError) {
       console.error(error.message);
       process.exit(75);
+    }
+    if (error instanceof PostgresSetupError) {
+      console.error(error.message);
+      process.exit(1);
     }
     const reason = storageProblems[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason) {

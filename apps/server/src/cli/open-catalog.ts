@@ -4,7 +4,7 @@ import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import { DataDirBusyError } from '../db/embedded.ts';
+import { DataDirBusyError, PostgresSetupError } from '../db/embedded.ts';
 import { openDatabase } from '../services/open-database.ts';
 import { CliError } from './cli-command.ts';
 
@@ -41,6 +41,7 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
         75,
       );
     }
+    if (error instanceof PostgresSetupError) throw new CliError(error.message, 1);
     throw error;
   }
   const { database } = opened;

