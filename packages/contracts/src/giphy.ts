@@ -71,7 +71,7 @@ export const giphyDateTimeSchema = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d
 export const neverDateTime = '0000-00-00 00:00:00';
 
 /**
- * One item exactly as our `/v1` serialises it (GIPHY wire shape, reference §2.1). There is no
+ * One item as our `/v1` serializes it (GIPHY's wire shape; docs/api.md, "Envelopes"). There is no
  * `analytics_response_payload` on purpose: without it the SDK sends no pingbacks to GIPHY.
  */
 export const giphyItemSchema = z.object({
@@ -147,7 +147,7 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 export const subcategorySchema = z.object({ name: z.string(), name_encoded: z.string() });
 export type Subcategory = z.infer<typeof subcategorySchema>;
 
-/** `gifs/categories` and `gifs/categories/{category}`: not normalised by the SDK. */
+/** `gifs/categories` and `gifs/categories/{category}`: not normalized by the SDK. */
 export const categorySchema = z.object({
   name: z.string(),
   name_encoded: z.string(),
@@ -156,7 +156,7 @@ export const categorySchema = z.object({
 });
 export type Category = z.infer<typeof categorySchema>;
 
-/** Limits shared by the API and the UI (spec §9, GIPHY docs §1.4). */
+/** Limits shared by the API and the UI (docs/api.md, "Pagination"). */
 export const limits = {
   pageSize: 25,
   maxLimit: 50,
