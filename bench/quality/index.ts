@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildDefaultAltText } from '../../apps/server/src/catalog/import/item-naming.ts';
 import { searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
+import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
+import type { QueryDeps } from '../../apps/server/src/catalog/query/query-caches.ts';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
 import type { FixtureItem } from '../../apps/server/src/test-support/catalog-fixtures.ts';
 import { insertCatalogItems } from '../../apps/server/src/test-support/catalog-fixtures.ts';
@@ -114,7 +116,7 @@ function emojiCatalog(): { items: FixtureItem[]; judged: Judged[] } {
 }
 
 async function score(
-  deps: CatalogDeps,
+  deps: QueryDeps,
   judged: readonly Judged[],
   timings: number[],
 ): Promise<QualityScore> {
@@ -155,6 +157,7 @@ export async function runQualityBench(
 ): Promise<QualityResult> {
   const dataDir = createDataDir('quality');
   const server = await startBenchServer(dataDir);
+  let closeServices: (() => Promise<void>) | undefined;
   try {
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -162,7 +165,15 @@ export async function runQualityBench(
       PUBLIC_URL: server.url,
       DATABASE_URL: server.databaseUrl,
     });
-    const deps: CatalogDeps = { config, database: server.database };
+    // The catalog's services, as an app makes them (docs/architecture.md, "Services per app").
+    const services = createCatalogServices({
+      config,
+      database: server.database,
+      secret: 'sticky-bench-quality-secret-0123456789abcdef',
+      log: { info: () => {}, warn: () => {} },
+    });
+    closeServices = services.close;
+    const deps = { config, database: server.database, services };
     const timings: number[] = [];
     const misspelt = readTsv(misspeltFile);
 
@@ -250,6 +261,7 @@ export async function runQualityBench(
       searchMs: round(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, 2),
     };
   } finally {
+    await closeServices?.();
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
+import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import type { LoadResult } from '../lib/load.ts';
 import { roundSummary, runLoad } from '../lib/load.ts';
@@ -162,6 +163,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
   log(`search: starting the server (DATA_DIR ${dataDir})`);
   const server = await startBenchServer(dataDir);
   const results: SizeResult[] = [];
+  let closeServices: (() => Promise<void>) | undefined;
   try {
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -170,7 +172,15 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       DATABASE_URL: server.databaseUrl,
       SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef',
     });
-    const deps: CatalogDeps = { config, database: server.database };
+    // The catalog's services, as an app makes them (docs/architecture.md, "Services per app").
+    const services = createCatalogServices({
+      config,
+      database: server.database,
+      secret: config.sessionSecret!,
+      log: { info: () => {}, warn: () => {} },
+    });
+    closeServices = services.close;
+    const deps = { config, database: server.database, services };
     for (const size of options.sizes) {
       log(`search: growing the catalog to ${size.toLocaleString('en')} items`);
       let lastReport = 0;
@@ -278,6 +288,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       });
     }
   } finally {
+    await closeServices?.();
     await server.stop();
     if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }

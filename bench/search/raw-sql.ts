@@ -5,13 +5,20 @@ import {
   trendingParamsSchema,
 } from '@sticky/contracts';
 import type pg from 'pg';
+import { recordSearchQuery } from '../../apps/server/src/catalog/activity/search-queries.ts';
+import type { CatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import { listRelatedItemIds } from '../../apps/server/src/catalog/query/related.ts';
-import { recordSearchQuery, searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
+import { searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
 import { serializeItemsJson } from '../../apps/server/src/catalog/query/serialize.ts';
 import { readTrendingPage } from '../../apps/server/src/catalog/query/trending-pages.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { summarizeLatencies } from '../lib/stats.ts';
+
+/** The catalog's deps as an app has them: with its services (kept answers, versions). */
+export interface BenchDeps extends CatalogDeps {
+  services: CatalogServices;
+}
 
 /** One statement the catalog code sent, and how long the database took to answer it. */
 export interface Statement {
@@ -83,7 +90,7 @@ export function coveredMs(statements: readonly Statement[]): number {
  * What the /v1 route does for one request path, minus HTTP: the same zod parsing, the same
  * catalog functions in the same order (routes/v1/content.ts), the same serialisation.
  */
-export async function runRouteInProcess(deps: CatalogDeps, requestPath: string): Promise<void> {
+export async function runRouteInProcess(deps: BenchDeps, requestPath: string): Promise<void> {
   const url = new URL(requestPath, 'http://bench.invalid');
   const query = Object.fromEntries(url.searchParams);
   const types = ['gif'] as const;
@@ -95,7 +102,7 @@ export async function runRouteInProcess(deps: CatalogDeps, requestPath: string):
       const isFirstHit = params.offset === 0 && page.totalCount > 0;
       await Promise.all([
         serializeItemsJson(deps, page.rows),
-        isFirstHit ? recordSearchQuery(deps, options.q) : undefined,
+        isFirstHit ? recordSearchQuery(deps, options.q, { address: '127.0.0.1' }) : undefined,
       ]);
       return;
     }
@@ -136,7 +143,7 @@ export interface RawTiming {
  * early (with at least 10 timed requests) once `budgetMs` has been spent.
  */
 export async function measureRawSql(
-  deps: CatalogDeps,
+  deps: BenchDeps,
   paths: readonly string[],
   warmup = 10,
   budgetMs = Number.POSITIVE_INFINITY,
@@ -202,7 +209,7 @@ export interface ColdTiming {
  * request, as an import would, and the request waits until the server has heard of it.
  */
 export async function measureCold(
-  deps: CatalogDeps,
+  deps: BenchDeps,
   serverUrl: string,
   paths: readonly string[],
   budgetMs = Number.POSITIVE_INFINITY,
