@@ -14,13 +14,25 @@ import { watchProcessTree } from '../lib/process-tree.ts';
 import { createDataDir } from '../lib/server.ts';
 import { median, ratioOf, round } from '../lib/stats.ts';
 
+/**
+ * `ready-first`: an item is stored once its grid tiles exist, the rest is made by the job queue
+ * (today's path); `all-up-front`: every rendition before the item is stored (the path before).
+ */
+export type ImportMode = 'ready-first' | 'all-up-front';
+
 export interface ImportRun {
+  mode: ImportMode;
   workers: number;
   files: number;
   megabytes: number;
+  /** Until every file is imported and visible (its `ready` renditions made). */
   seconds: number;
   filesPerSecond: number;
   megabytesPerSecond: number;
+  /** Until every rendition of every item is made (the job queue drained). */
+  allSeconds: number;
+  allFilesPerSecond: number;
+  renditions: number;
   imported: number;
   duplicates: number;
   rejected: Array<{ file: string; reason: string }>;
@@ -52,12 +64,14 @@ export interface ImportBenchResult {
   folder: string;
   runs: ImportRun[];
   /** Runs that did not finish (killed at the time limit, crashed). */
-  failures: Array<{ workers: number; error: string }>;
+  failures: Array<{ workers: number; mode?: ImportMode; error: string }>;
   decodeFloor: DecodeFloor;
   /** Import time over the decode-only time of the same files (1 worker). */
   importOverDecode: number;
   /** Speed-up of 2 workers over 1, next to the 2 the cores allow. */
   speedupTwoWorkers: number;
+  /** With 2 workers: seconds until visible with every rendition up front ÷ ready-first. */
+  readyFirstOverUpFront: number;
   text: {
     canvas: { width: number; height: number };
     format: 'gif';
@@ -78,10 +92,13 @@ export const textPhrases = [
 ];
 
 interface ImportChildOutput {
+  mode: ImportMode;
   workers: number;
   files: number;
   bytes: number;
   seconds: number;
+  allSeconds: number;
+  renditions: number;
   imported: number;
   duplicates: number;
   rejected: Array<{ file: string; reason: string }>;
@@ -92,6 +109,7 @@ interface ImportChildOutput {
 async function runImportChild(
   dataDir: string,
   workers: number,
+  mode: ImportMode,
   inputs: readonly string[],
   timeoutMs: number,
 ): Promise<{ output: ImportChildOutput; memory: TreeMemory }> {
@@ -104,6 +122,7 @@ async function runImportChild(
         ...process.env,
         DATA_DIR: dataDir,
         IMPORT_WORKERS: String(workers),
+        STICKY_BENCH_IMPORT_MODE: mode,
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +139,7 @@ async function runImportChild(
   const memory = watcher.stop();
   if (code !== 0) {
     throw new Error(
-      `import with ${workers} worker(s) exited with ${code}:\n${stderr.slice(-2000)}`,
+      `import (${mode}) with ${workers} worker(s) exited with ${code}:\n${stderr.slice(-2000)}`,
     );
   }
   return { output: JSON.parse(stdout) as ImportChildOutput, memory };
@@ -198,7 +217,10 @@ async function measureTextRendering(phrases: readonly string[], styles: readonly
 export interface ImportBenchOptions {
   /** Folders or files to import (default: all of ../shared/data/gifs). */
   inputs?: readonly string[];
+  /** Runs, in order: ready-first with these worker counts… */
   workerCounts: readonly number[];
+  /** …then the path before the job queue with these (none by default). */
+  upFrontWorkerCounts?: readonly number[];
   phrases: readonly string[];
   styles?: readonly TextStyleId[];
   timeoutMs: number;
@@ -212,20 +234,37 @@ export async function runImportBench(
   const inputs = options.inputs ?? [gifsDir];
   const runs: ImportRun[] = [];
   let keptDataDir: string | undefined;
-  const failures: Array<{ workers: number; error: string }> = [];
-  for (const workers of options.workerCounts) {
+  const failures: Array<{ workers: number; mode?: ImportMode; error: string }> = [];
+  const plan: Array<{ workers: number; mode: ImportMode }> = [
+    ...options.workerCounts.map((workers) => ({ workers, mode: 'ready-first' as const })),
+    ...(options.upFrontWorkerCounts ?? []).map((workers) => ({
+      workers,
+      mode: 'all-up-front' as const,
+    })),
+  ];
+  for (const { workers, mode } of plan) {
     const dataDir = createDataDir(`import-w${workers}`);
-    log(`import: ${workers} worker(s) into ${dataDir}`);
+    log(`import: ${workers} worker(s), ${mode}, into ${dataDir}`);
     try {
-      const { output, memory } = await runImportChild(dataDir, workers, inputs, options.timeoutMs);
+      const { output, memory } = await runImportChild(
+        dataDir,
+        workers,
+        mode,
+        inputs,
+        options.timeoutMs,
+      );
       const megabytes = output.bytes / 1e6;
       const run: ImportRun = {
+        mode,
         workers,
         files: output.files,
         megabytes: round(megabytes, 2),
         seconds: round(output.seconds, 1),
         filesPerSecond: round(output.files / output.seconds, 3),
         megabytesPerSecond: round(megabytes / output.seconds, 3),
+        allSeconds: round(output.allSeconds, 1),
+        allFilesPerSecond: round(output.files / output.allSeconds, 3),
+        renditions: output.renditions,
         imported: output.imported,
         duplicates: output.duplicates,
         rejected: output.rejected.map((entry) => ({
@@ -238,12 +277,14 @@ export async function runImportBench(
       };
       runs.push(run);
       log(
-        `import:   ${run.files} files, ${run.megabytes} MB in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s, peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, ${run.rejected.length} rejected`,
+        `import:   ${run.files} files, ${run.megabytes} MB visible in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s; every rendition (${run.renditions}) in ${run.allSeconds} s; peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, largest decoder ${(memory.peakProcessRssBytes / 1e6).toFixed(0)} MB, ${run.rejected.length} rejected`,
       );
-      if (workers === options.keepWorkers) keptDataDir = dataDir;
+      if (workers === options.keepWorkers && mode === 'ready-first' && !keptDataDir) {
+        keptDataDir = dataDir;
+      }
     } catch (error) {
       // One failed run (a timeout on a busy machine) is reported; the others still count.
-      failures.push({ workers, error: (error as Error).message.slice(0, 1000) });
+      failures.push({ workers, mode, error: (error as Error).message.slice(0, 1000) });
       log(`import:   ${workers} worker(s) failed: ${(error as Error).message.split('\n')[0]}`);
     } finally {
       if (keptDataDir !== dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -262,8 +303,9 @@ export async function runImportBench(
           renders: [],
           byStyle: {},
         };
-  const one = runs.find((run) => run.workers === 1);
-  const two = runs.find((run) => run.workers === 2);
+  const one = runs.find((run) => run.workers === 1 && run.mode === 'ready-first');
+  const two = runs.find((run) => run.workers === 2 && run.mode === 'ready-first');
+  const twoUpFront = runs.find((run) => run.workers === 2 && run.mode === 'all-up-front');
   return {
     keptDataDir,
     result: {
@@ -273,6 +315,8 @@ export async function runImportBench(
       decodeFloor,
       importOverDecode: one ? round(ratioOf(one.seconds, decodeFloor.seconds), 1) : Number.NaN,
       speedupTwoWorkers: one && two ? round(ratioOf(one.seconds, two.seconds), 2) : Number.NaN,
+      readyFirstOverUpFront:
+        two && twoUpFront ? round(ratioOf(twoUpFront.seconds, two.seconds), 2) : Number.NaN,
       text,
     },
   };

@@ -6,7 +6,9 @@ import type { AppConfig } from './config/env.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
+import { startRenditionWorker } from './catalog/import/later-renditions.ts';
 import { closeMediaProcessors } from './catalog/import/media-processor.ts';
+import { createJobQueue } from './jobs/job-queue.ts';
 import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
 import type { CatalogState } from './services/app-services.ts';
@@ -39,8 +41,13 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const { database, embedded } = opened;
   const stopDatabase = opened.close;
   const catalog: CatalogState = { starter: config.seedStarterCatalog ? 'seeding' : 'off' };
+  // The durable job queue (docs/architecture.md, "Jobs"): renditions made after an item is
+  // visible, shared by every server on this database, surviving restarts.
+  const jobs = createJobQueue({ database, log });
   let built: App | undefined;
   try {
+    await jobs.start();
+    await startRenditionWorker({ config, database, jobs, log });
     built = await buildApp(
       { config, database, catalog, sessionSecret: resolveSessionSecret(config) },
       { logger: log },
@@ -48,6 +55,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     await built.listen({ port: config.port, host: config.host });
   } catch (error) {
     await built?.close().catch(() => {});
+    await jobs.stop().catch(() => {});
+    await closeMediaProcessors();
     await stopDatabase();
     throw error;
   }
@@ -79,7 +88,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   log.info({ ms: Date.now() - startedAt }, 'server started');
   // The starter catalog fills in behind the running server, most popular items first.
   const starter = config.seedStarterCatalog
-    ? startStarterCatalogSeed({ config, database }, log)
+    ? startStarterCatalogSeed({ config, database, jobs }, log)
     : undefined;
   void starter?.done.then((summary) => {
     catalog.starter = summary && summary.status !== 'stopped' ? 'ready' : 'failed';
@@ -93,6 +102,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     stop: async () => {
       isStopping = true;
       await starter?.stop();
+      // Running jobs get a moment to finish; one cut short is retried by the next start.
+      await jobs.stop({ timeoutMs: 15_000 });
       await closeMediaProcessors();
       await app.close();
       await stopDatabase();

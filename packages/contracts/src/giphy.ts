@@ -25,21 +25,88 @@ export const renditionSchema = z.object({
   webp_size: numericString.optional(),
   mp4: z.string().optional(),
   mp4_size: numericString.optional(),
+  /**
+   * Ours, beside GIPHY's fields: WebM with an alpha channel, the video of a sticker or animated
+   * text (H.264 has no alpha, so those get no `mp4`). docs/api.md, "Renditions".
+   */
+  webm: z.string().optional(),
+  webm_size: numericString.optional(),
 });
 export type Rendition = z.infer<typeof renditionSchema>;
 
+/**
+ * GIPHY's rendition names that every `/v1` item carries (docs/api.md, "Renditions"): one not made
+ * yet is answered with the nearest one that is, so none is ever missing.
+ */
 export const renditionNames = [
   'original',
   'original_still',
+  'original_mp4',
   'fixed_width',
   'fixed_width_still',
+  'fixed_width_downsampled',
   'fixed_width_small',
+  'fixed_width_small_still',
   'fixed_height',
   'fixed_height_still',
+  'fixed_height_downsampled',
+  'fixed_height_small',
+  'fixed_height_small_still',
   'downsized',
+  'downsized_still',
+  'downsized_medium',
+  'downsized_large',
+  'downsized_small',
+  'preview',
   'preview_gif',
+  'preview_webp',
+  'looping',
 ] as const;
 export type RenditionName = (typeof renditionNames)[number];
+
+/**
+ * Where a `/v1` slot looks when its own rendition is not made yet (it is made by a job after
+ * the item appears), nearest first; the slot then describes the file it points at.
+ * docs/api.md, "Renditions".
+ */
+export const renditionFallbacks: Record<RenditionName, readonly RenditionName[]> = {
+  original: [],
+  original_still: [],
+  original_mp4: ['downsized_small', 'fixed_height', 'fixed_width'],
+  fixed_width: ['fixed_height', 'original'],
+  fixed_width_still: ['fixed_height_still', 'original_still'],
+  fixed_width_downsampled: ['fixed_width', 'fixed_height'],
+  fixed_width_small: ['fixed_width', 'fixed_height_small', 'original'],
+  fixed_width_small_still: ['fixed_width_still', 'original_still'],
+  fixed_height: ['fixed_width', 'original'],
+  fixed_height_still: ['fixed_width_still', 'original_still'],
+  fixed_height_downsampled: ['fixed_height', 'fixed_width'],
+  fixed_height_small: ['fixed_height', 'fixed_width_small', 'original'],
+  fixed_height_small_still: ['fixed_height_still', 'original_still'],
+  downsized: ['original'],
+  downsized_still: ['original_still'],
+  downsized_medium: ['downsized', 'original'],
+  downsized_large: ['downsized', 'original'],
+  downsized_small: ['original_mp4', 'fixed_height', 'fixed_width'],
+  preview: ['fixed_width_small', 'fixed_width'],
+  preview_gif: ['fixed_width_small', 'fixed_width'],
+  preview_webp: ['preview_gif', 'fixed_width_small', 'fixed_width'],
+  looping: ['original_mp4', 'fixed_height', 'fixed_width'],
+};
+
+/**
+ * Renditions of our own for Tenor's formats (docs/api.md, "/v2"): `tiny` about 220 px wide,
+ * `nano` about 90 px high. Stored beside GIPHY's, never sent in `/v1`.
+ */
+export const extraRenditionNames = ['tiny', 'nano'] as const;
+export type ExtraRenditionName = (typeof extraRenditionNames)[number];
+
+/** Every name a stored rendition (one row per name and format) can have. */
+export type StoredRenditionName = RenditionName | ExtraRenditionName;
+
+/** File formats of stored renditions; a file's extension names its format (`jpeg` is `.jpg`). */
+export const renditionFormats = ['gif', 'webp', 'png', 'jpeg', 'mp4', 'webm'] as const;
+export type RenditionFormat = (typeof renditionFormats)[number];
 
 export const imagesSchema = z
   .object({

@@ -1,7 +1,8 @@
 import path from 'node:path';
+import type { RenditionFormat } from '@sticky/contracts';
 
 /** Media formats we store; the extension of a content-addressed file names its format. */
-export type MediaFormat = 'gif' | 'webp' | 'png' | 'jpeg' | 'mp4';
+export type MediaFormat = RenditionFormat;
 
 export const mediaExtensions: Record<MediaFormat, string> = {
   gif: 'gif',
@@ -9,6 +10,7 @@ export const mediaExtensions: Record<MediaFormat, string> = {
   png: 'png',
   jpeg: 'jpg',
   mp4: 'mp4',
+  webm: 'webm',
 };
 
 export const mediaContentTypes: Record<string, string> = {
@@ -17,12 +19,14 @@ export const mediaContentTypes: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   mp4: 'video/mp4',
+  webm: 'video/webm',
 };
 
 /** Where imports stage their files before moving them into place; never served. */
 export const MEDIA_TEMP_DIR = '.incoming';
 
-const contentAddressedName = /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.(gif|webp|png|jpg|mp4)$/;
+const contentAddressedName =
+  /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.(gif|webp|png|jpg|mp4|webm)$/;
 
 /** `ab/cd/<sha256>.<ext>`: the path, relative to the media folder, of a file with that content. */
 export function contentAddressedPath(sha256: string, format: MediaFormat): string {

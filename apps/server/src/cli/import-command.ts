@@ -9,7 +9,9 @@ import {
 } from '../catalog/import/import-folder.ts';
 import type { ImportResult } from '../catalog/import/import-folder.ts';
 import type { ItemMetadata } from '../catalog/import/import-media.ts';
+import { makeRemainingRenditions } from '../catalog/import/later-renditions.ts';
 import { importJobs } from '../db/schema.ts';
+import { createJobQueue } from '../jobs/job-queue.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
@@ -121,8 +123,12 @@ async function run(args: string[]): Promise<number> {
   }
 
   const catalog = await openCatalog();
+  // Items appear as soon as their grid tiles exist; the other renditions are jobs
+  // (docs/catalog.md, "Jobs"), made below before we exit, or by the server if interrupted.
+  const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
     const { config, database } = catalog;
+    await jobs.start();
     const [job] = await database.db.insert(importJobs).values({}).returning({ id: importJobs.id });
     const bar = new cliProgress.SingleBar(
       {
@@ -135,7 +141,7 @@ async function run(args: string[]): Promise<number> {
     );
     bar.start(collected.sources.length, 0, { file: '' });
     const started = Date.now();
-    const results = await importSources({ config, database }, collected.sources, {
+    const results = await importSources({ config, database, jobs }, collected.sources, {
       onResult: (result) => bar.increment({ file: path.basename(result.file) }),
     });
     bar.stop();
@@ -156,8 +162,31 @@ async function run(args: string[]): Promise<number> {
       })
       .where(eq(importJobs.id, job!.id));
     console.log(formatSummary(summary));
+    const rest = new cliProgress.SingleBar(
+      {
+        format: 'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
+        hideCursor: true,
+        clearOnComplete: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    let total = 0;
+    await makeRemainingRenditions(
+      { config, database, jobs, log: catalog.log },
+      {
+        onProgress: (left) => {
+          if (left > total) {
+            total = left;
+            if (process.stderr.isTTY) rest.start(total, 0);
+          }
+          if (total > 0 && process.stderr.isTTY) rest.update(total - left);
+        },
+      },
+    );
+    rest.stop();
     return 0;
   } finally {
+    await jobs.stop();
     await catalog.close();
   }
 }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
+import { resolveFfmpegPath } from './encode-video.ts';
 import {
   buildDefaultAltText,
   buildSlug,
@@ -24,6 +24,10 @@ import {
 } from './media-files.ts';
 import { getMediaProcessor } from './media-processor.ts';
 import type { MediaProcessor } from './media-processor.ts';
+import { scheduleLaterRenditions } from './later-renditions.ts';
+import type { RenderPhase } from './rendition-plan.ts';
+import { withTransaction } from './transaction.ts';
+import type { Transaction } from './transaction.ts';
 
 export interface ItemMetadata {
   title: string;
@@ -62,6 +66,12 @@ export type ImportOutcome =
 export interface ImportDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  /**
+   * The app's job queue: with it, an item is stored as soon as what the grid and the item page
+   * show exists, and the rest is made by a job (later-renditions.ts). Without it, everything
+   * is made before the item appears.
+   */
+  jobs?: JobQueue;
 }
 
 export interface ImportInput {
@@ -79,31 +89,13 @@ export interface ImportOptions {
   itemId?: string;
   /** The pool of decoder processes; default: one per process, IMPORT_WORKERS wide. */
   processor?: MediaProcessor;
+  /**
+   * Which renditions to make before the item is stored: default `ready` with a job queue (the
+   * rest follows as a job), `all` without one. `all` with a queue makes everything up front.
+   */
+  phase?: Extract<RenderPhase, 'ready' | 'all'>;
   /** Test hook: runs inside the transaction after every row is written, before commit. */
   beforeCommit?: () => Promise<void> | void;
-}
-
-let ffmpegLookup: string | null | undefined;
-
-/** ffmpeg on PATH, looked up once per process; MP4 renditions are made only when it exists. */
-export function findFfmpeg(): string | undefined {
-  if (ffmpegLookup === undefined) {
-    ffmpegLookup = null;
-    for (const directory of (process.env.PATH ?? '').split(path.delimiter)) {
-      if (!directory) continue;
-      const candidate = path.join(directory, 'ffmpeg');
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK);
-        if (fs.statSync(candidate).isFile()) {
-          ffmpegLookup = candidate;
-          break;
-        }
-      } catch {
-        // not here
-      }
-    }
-  }
-  return ffmpegLookup ?? undefined;
 }
 
 function validateMetadata(metadata: ItemMetadata): string | undefined {
@@ -132,8 +124,6 @@ function validateMetadata(metadata: ItemMetadata): string | undefined {
   }
   return undefined;
 }
-
-type Transaction = Parameters<Parameters<DatabaseHandle['db']['transaction']>[0]>[0];
 
 /** The category (and its parent) by display name, created when missing; returns the leaf id. */
 async function ensureCategory(tx: Transaction, displayPath: string): Promise<number> {
@@ -192,8 +182,10 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
 /**
  * Validates a file, renders GIPHY's renditions, and stores the item: files first (moved into
  * their content-addressed place), then the item, its renditions, creator and categories in one
- * transaction. It either all appears or none of it does. Never throws for a bad file (that is
- * a rejection with a reason); throws only when storage itself fails (disk, database).
+ * transaction. It either all appears or none of it does. With a job queue only the renditions
+ * the grid and the item page show are made first; a job sent in that transaction makes the rest
+ * (docs/catalog.md, "Renditions"). Never throws for a bad file (that is a rejection with a
+ * reason); throws only when storage itself fails (disk, database).
  */
 export async function importMedia(
   deps: ImportDeps,
@@ -232,6 +224,7 @@ export async function importMedia(
   }
 
   const processor = options.processor ?? getMediaProcessor(limits.workers);
+  const phase = options.phase ?? (deps.jobs ? 'ready' : 'all');
   const stagingDir = await createStagingDir(config.mediaDir);
   let created: string[] = [];
   try {
@@ -239,8 +232,11 @@ export async function importMedia(
       bytes: input.bytes,
       limits,
       outputDir: stagingDir,
-      isSticker: metadata.type === 'sticker',
-      ffmpegPath: findFfmpeg(),
+      // Stickers and animated text are shown over the page: their alpha is kept everywhere.
+      isTransparent: metadata.type !== 'gif',
+      ffmpegPath: resolveFfmpegPath(),
+      phase,
+      priority: 'high',
     });
     if (!result.ok) return { status: 'rejected', reason: result.reason };
     const { info } = result;
@@ -251,7 +247,7 @@ export async function importMedia(
     const rating = metadata.rating ?? 'g';
     const isAnimated = info.frames > 1;
 
-    await database.db.transaction(async (tx) => {
+    await withTransaction(database, async ({ tx, executor }) => {
       await tx.execute(lockMediaFilesShared);
       const placement = await placeFiles(config.mediaDir, result.files).catch((error: unknown) => {
         created = (error as { createdPaths?: string[] }).createdPaths ?? [];
@@ -304,6 +300,10 @@ export async function importMedia(
           .insert(itemCategories)
           .values([...categoryIds].map((categoryId) => ({ itemId, categoryId })))
           .onConflictDoNothing();
+      }
+      // Sent in the same transaction: the job exists exactly when the item does.
+      if (phase === 'ready' && deps.jobs) {
+        await scheduleLaterRenditions(deps.jobs, itemId, executor);
       }
       await options.beforeCommit?.();
     });

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ImportLimits, MediaInfo } from './inspect-media.ts';
 import type { RenderedFile } from './render-renditions.ts';
+import type { RenderPhase } from './rendition-plan.ts';
 import type { WorkerMessage, WorkerTask } from './media-worker.ts';
 
 export interface ProcessorOptions {
@@ -18,7 +19,11 @@ export interface ProcessorOptions {
   cpuAllowance?: (pixels: number) => number;
   /** Wall-clock time allowed, as a multiple of the CPU budget (the machine may be busy). */
   wallFactor?: number;
-  /** A decoder using more memory than this is killed and the file rejected. */
+  /**
+   * A decoder (with its encoders) using more memory than this is killed and the file rejected.
+   * It is sampled every 100 ms; a hard limit (RLIMIT_DATA) a quarter above it stops a spike
+   * between two samples.
+   */
   maxMemoryBytes?: number;
   /** Children exit after this long without work; the next file starts a new one. */
   idleMs?: number;
@@ -28,8 +33,16 @@ export interface ProcessRequest {
   bytes: Uint8Array;
   limits: ImportLimits;
   outputDir: string;
-  isSticker: boolean;
+  /** Stickers and animated text: transparency kept, WebM instead of MP4. */
+  isTransparent: boolean;
   ffmpegPath: string | undefined;
+  /** Which renditions (rendition-plan.ts); default every one. */
+  phase?: RenderPhase;
+  /**
+   * `low` waits while any `high` request is queued: renditions made later (the job queue) never
+   * hold up an import someone is waiting for.
+   */
+  priority?: 'high' | 'low';
 }
 
 export type ProcessResult =
@@ -61,13 +74,17 @@ function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
 
-/** CPU time (user + system, all threads) and resident memory of a process, from /proc. */
+/**
+ * CPU time (user + system, all threads, and children it has waited for) and resident memory
+ * of a process, from /proc.
+ */
 export function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces: fields are counted after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const ticks = [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields[field]), 0);
+    const cpuMs = ticks * TICK_MS;
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
     return Number.isFinite(cpuMs) && Number.isFinite(rssBytes) ? { cpuMs, rssBytes } : undefined;
@@ -75,6 +92,85 @@ export function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number
     return undefined;
   }
 }
+
+/** Every live descendant of a process (children of each of its threads, recursively). */
+export function listDescendants(pid: number): number[] {
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    let threads: string[];
+    try {
+      threads = fs.readdirSync(`/proc/${parent}/task`);
+    } catch {
+      return;
+    }
+    for (const thread of threads) {
+      let children = '';
+      try {
+        children = fs.readFileSync(`/proc/${parent}/task/${thread}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of children.split(' ').filter(Boolean).map(Number)) {
+        if (!found.includes(child)) {
+          found.push(child);
+          visit(child);
+        }
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** A process with its descendants (the worker and its encoders): CPU and memory summed. */
+export function readTreeUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
+  const own = readProcessUsage(pid);
+  if (!own) return undefined;
+  for (const descendant of listDescendants(pid)) {
+    const usage = readProcessUsage(descendant);
+    if (!usage) continue;
+    own.cpuMs += usage.cpuMs;
+    own.rssBytes += usage.rssBytes;
+  }
+  return own;
+}
+
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  // Descendants first: once the worker is gone they are no longer findable as its children.
+  for (const target of [...listDescendants(pid), pid]) {
+    try {
+      process.kill(target, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * What a decoder process may see of our environment: nothing secret (SESSION_SECRET, client
+ * secrets, DATABASE_URL), only what Node and libvips need to run. docs/security.md, "Media
+ * processing".
+ */
+const CHILD_ENV_NAMES = ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV'] as const;
+
+export function buildWorkerEnv(
+  env: NodeJS.ProcessEnv,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of CHILD_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return { ...kept, ...extra };
+}
+
+/**
+ * A phase's CPU allowance over the ready one's: the later renditions include full-size and
+ * 15-second videos, several times the work of the tiles.
+ */
+const PHASE_CPU_FACTOR: Record<RenderPhase, number> = { ready: 1, later: 3, all: 4 };
 
 /**
  * Extra CPU time for a file that passed validation, from its decoded pixels (width × height ×
@@ -96,6 +192,7 @@ export function cpuAllowanceMs(pixels: number): number {
  */
 export class MediaProcessor {
   private readonly slots: Slot[];
+  /** Waiting requests; `high` ones are taken first, each kind in order. */
   private readonly queue: Job[] = [];
   private nextId = 1;
   private isClosed = false;
@@ -147,11 +244,16 @@ export class MediaProcessor {
     );
   }
 
+  private takeNext(): Job | undefined {
+    const urgent = this.queue.findIndex((job) => job.request.priority !== 'low');
+    return this.queue.splice(urgent === -1 ? 0 : urgent, 1)[0];
+  }
+
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.job) continue;
-      slot.job = this.queue.shift()!;
+      slot.job = this.takeNext()!;
       clearTimeout(slot.idleTimer);
       if (slot.child?.connected && slot.isReady) this.start(slot);
       else if (!slot.child) this.spawn(slot);
@@ -161,17 +263,29 @@ export class MediaProcessor {
 
   private spawn(slot: Slot): void {
     const cpus = Math.max(1, os.availableParallelism());
-    const child = fork(workerFile, [], {
-      execArgv: ['--import', tsxLoaderUrl()],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: {
-        ...process.env,
-        // glibc keeps per-thread arenas around; two are plenty for one file at a time.
-        MALLOC_ARENA_MAX: '2',
-        STICKY_SHARP_CONCURRENCY: String(Math.max(1, Math.floor(cpus / this.slots.length))),
+    const hardLimitKb = Math.ceil((this.maxMemoryBytes * 1.25) / 1024);
+    // A shell sets the hard limit and execs Node in its place (same pid, same IPC channel).
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        `ulimit -d ${hardLimitKb} && exec "$@"`,
+        'sh',
+        process.execPath,
+        '--import',
+        tsxLoaderUrl(),
+        workerFile,
+      ],
+      {
+        serialization: 'advanced',
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        env: buildWorkerEnv(process.env, {
+          // glibc keeps per-thread arenas around; two are plenty for one file at a time.
+          MALLOC_ARENA_MAX: '2',
+          STICKY_SHARP_CONCURRENCY: String(Math.max(1, Math.floor(cpus / this.slots.length))),
+        }),
       },
-    });
+    );
     slot.child = child;
     slot.isReady = false;
     child.on('message', (message: WorkerMessage) => this.onMessage(slot, child, message));
@@ -185,10 +299,16 @@ export class MediaProcessor {
     child.ref();
     (child.channel as { ref?: () => void } | undefined)?.ref?.();
     slot.startedAt = Date.now();
-    slot.cpuAtStart = (child.pid && readProcessUsage(child.pid)?.cpuMs) || 0;
+    slot.cpuAtStart = (child.pid && readTreeUsage(child.pid)?.cpuMs) || 0;
     slot.cpuBudgetMs = this.baseCpuMs;
     slot.watch = setInterval(() => this.check(slot), 100);
-    const task: WorkerTask = { id: job.id, ...job.request };
+    const { priority: _priority, phase, ...request } = job.request;
+    const task: WorkerTask = {
+      id: job.id,
+      ...request,
+      phase: phase ?? 'all',
+      videoMemoryBytes: Math.min(1024 * 1024 * 1024, this.maxMemoryBytes),
+    };
     child.send(task, (error) => {
       if (error && slot.job === job)
         this.abort(slot, `the decoder process failed (${error.message})`);
@@ -199,7 +319,7 @@ export class MediaProcessor {
   private check(slot: Slot): void {
     const child = slot.child;
     if (!child || !slot.job) return;
-    const usage = child.pid ? readProcessUsage(child.pid) : undefined;
+    const usage = child.pid ? readTreeUsage(child.pid) : undefined;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
     if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
       this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
@@ -227,7 +347,8 @@ export class MediaProcessor {
     switch (message.kind) {
       case 'inspected': {
         const { width, height, frames } = message.info;
-        slot.cpuBudgetMs = this.baseCpuMs + this.cpuAllowance(width * height * frames);
+        const factor = PHASE_CPU_FACTOR[job.request.phase ?? 'all'];
+        slot.cpuBudgetMs = this.baseCpuMs + factor * this.cpuAllowance(width * height * frames);
         return;
       }
       case 'rendered':
@@ -271,7 +392,7 @@ export class MediaProcessor {
     const child = slot.child;
     slot.child = undefined;
     slot.isReady = false;
-    child?.kill('SIGKILL');
+    killTree(child?.pid);
     this.finish(slot, { ok: false, reason });
   }
 
@@ -311,7 +432,7 @@ export class MediaProcessor {
       child.once('exit', () => resolve());
       if (child.connected) child.disconnect();
       // A child stuck in native code ignores the disconnect.
-      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+      setTimeout(() => killTree(child.pid), 2_000).unref();
     });
   }
 }

@@ -1,21 +1,26 @@
 /**
  * A child process that inspects and renders one file at a time for media-processor.ts.
- * Decoders run here, not in the server: a file that hangs or crashes libvips costs this
- * process (killed and replaced), never the server or the CLI.
+ * Decoders and encoders run here, not in the server: a file that hangs or crashes libvips or
+ * ffmpeg costs this process (killed and replaced), never the server or the CLI. It starts with
+ * a minimal environment (no secrets, no DATABASE_URL) and a hard memory limit.
  */
 import sharp from 'sharp';
 import { describeDecodeError, inspectMedia } from './inspect-media.ts';
 import type { ImportLimits, MediaInfo } from './inspect-media.ts';
 import { MediaRenderer } from './render-renditions.ts';
 import type { RenderedFile } from './render-renditions.ts';
+import type { RenderPhase } from './rendition-plan.ts';
 
 export interface WorkerTask {
   id: number;
   bytes: Uint8Array;
   limits: ImportLimits;
   outputDir: string;
-  isSticker: boolean;
+  isTransparent: boolean;
   ffmpegPath: string | undefined;
+  phase: RenderPhase;
+  /** Hard memory ceiling of each encoder process. */
+  videoMemoryBytes: number;
 }
 
 export type WorkerMessage =
@@ -25,8 +30,23 @@ export type WorkerMessage =
   | { id: number; kind: 'rejected'; reason: string }
   | { id: number; kind: 'failed'; message: string };
 
+const threads = Number(process.env.STICKY_SHARP_CONCURRENCY) || 1;
 sharp.cache(false);
-sharp.concurrency(Number(process.env.STICKY_SHARP_CONCURRENCY) || 1);
+sharp.concurrency(threads);
+
+/** Encoders running now: they go with this process, whatever ends it. */
+const encoders = new Set<number>();
+
+function stopEncoders(): void {
+  for (const pid of encoders) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  encoders.clear();
+}
 
 function reply(message: WorkerMessage): void {
   process.send?.(message);
@@ -44,18 +64,26 @@ async function handle(task: WorkerTask): Promise<void> {
     const renderer = new MediaRenderer(bytes, {
       info: inspection.info,
       outputDir: task.outputDir,
-      isSticker: task.isSticker,
+      isTransparent: task.isTransparent,
       ffmpegPath: task.ffmpegPath,
+      phase: task.phase,
+      threads,
+      videoMemoryBytes: task.videoMemoryBytes,
+      encoderPids: encoders,
     });
-    const files = await renderer.renderAll();
+    const files = await renderer.render();
     reply({ id: task.id, kind: 'rendered', info: inspection.info, files });
   } catch (error) {
-    const isOurs = (error as NodeJS.ErrnoException).code !== undefined;
+    const isOurs =
+      (error as NodeJS.ErrnoException).code !== undefined ||
+      /^ffmpeg could not/.test((error as Error)?.message ?? '');
     reply(
       isOurs
         ? { id: task.id, kind: 'failed', message: (error as Error).message }
         : { id: task.id, kind: 'rejected', reason: describeDecodeError(error) },
     );
+  } finally {
+    stopEncoders();
   }
 }
 
@@ -64,6 +92,9 @@ process.on('message', (task: WorkerTask) => {
     reply({ id: task.id, kind: 'failed', message: (error as Error)?.message ?? String(error) });
   });
 });
-// The parent is gone (or closed the pool): nothing left to do.
-process.on('disconnect', () => process.exit(0));
+// The parent is gone (or closed the pool): nothing left to do, and no encoder outlives us.
+process.on('disconnect', () => {
+  stopEncoders();
+  process.exit(0);
+});
 reply({ id: 0, kind: 'ready' });

@@ -42,7 +42,7 @@ async function renderFile(
   const files = await new MediaRenderer(bytes, {
     info: inspection.info,
     outputDir,
-    isSticker,
+    isTransparent: isSticker,
   }).renderAll();
   return {
     bytes,

@@ -1,32 +1,22 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import type { StoredRenditionName } from '@sticky/contracts';
 import sharp from 'sharp';
 import type { Sharp, WebpOptions } from 'sharp';
 import type { MediaFormat } from '../media-paths.ts';
+import { encodeVideo, playedDelayMs } from './encode-video.ts';
+import type { VideoCodec } from './encode-video.ts';
 import type { MediaInfo } from './inspect-media.ts';
-
-const run = promisify(execFile);
-
-/** GIPHY's rendition names that we make (reference §2.2). */
-export type RenditionName =
-  | 'original'
-  | 'original_still'
-  | 'fixed_width'
-  | 'fixed_width_still'
-  | 'fixed_width_small'
-  | 'fixed_height'
-  | 'fixed_height_still'
-  | 'downsized'
-  | 'preview_gif';
+import { renditionsFor } from './rendition-plan.ts';
+import type { ItemKind, RenderPhase } from './rendition-plan.ts';
 
 export interface RenderedFile {
-  name: RenditionName;
+  name: StoredRenditionName;
   format: MediaFormat;
   width: number;
   height: number;
+  /** Frames in the file (a video's frames at its constant rate). */
   frames: number;
   bytes: number;
   sha256: string;
@@ -38,14 +28,33 @@ export interface RenderOptions {
   info: MediaInfo;
   /** Staging folder for this import; every file is written and fsynced there. */
   outputDir: string;
-  /** ffmpeg on PATH: MP4 renditions are made only when it is. */
+  /** ffmpeg (from @ffmpeg-installer/ffmpeg): video renditions are made only when it is there. */
   ffmpegPath?: string | undefined;
-  /** Stickers need their transparency; other items keep whatever alpha they have too. */
-  isSticker: boolean;
+  /** Stickers and animated text: transparency kept everywhere, so WebM rather than MP4. */
+  isTransparent: boolean;
+  /** Which renditions to make (rendition-plan.ts); default every one. */
+  phase?: RenderPhase;
+  /** Encoder threads (the share of the cores this worker has). */
+  threads?: number;
+  /** Hard memory ceiling of each ffmpeg process. */
+  videoMemoryBytes?: number;
+  /** Holds the pids of running encoders, so the worker can stop them with itself. */
+  encoderPids?: Set<number>;
+  /** Told how long each rendition took (the bench's breakdown). */
+  onRendition?: (file: RenderedFile, ms: number) => void;
 }
 
 const DOWNSIZED_MAX_BYTES = 2 * 1024 * 1024;
+const DOWNSIZED_MEDIUM_MAX_BYTES = 5 * 1024 * 1024;
+const DOWNSIZED_LARGE_MAX_BYTES = 8 * 1024 * 1024;
+const DOWNSIZED_SMALL_MAX_BYTES = 200 * 1024;
 const PREVIEW_TARGET_BYTES = 50 * 1024;
+/** GIPHY's `looping` plays the animation over and over for about 15 s. */
+const LOOPING_MS = 15_000;
+/** GIPHY's downsampled tiles: a handful of frames spread over the loop, for fast scrolling. */
+const DOWNSAMPLED_FRAMES = 6;
+/** Video never goes larger than this on its longer side (GIPHY's `hd` stops at 1920 too). */
+const MAX_VIDEO_SIDE = 1920;
 
 /**
  * `original` in WebP (made from a GIF, PNG or JPEG) stays close to its source: full quality
@@ -57,10 +66,11 @@ export const ORIGINAL_WEBP_OPTIONS = { quality: 80, alphaQuality: 100, effort: 2
  * Every other WebP rendition is what the grid and the pickers load, so it is sized for the
  * wire: about half the bytes of the original settings, no visible difference at 200 px (colour
  * PSNR about 1 dB lower). Alpha quality 70 is libwebp's 16 quantised alpha levels, where the
- * alpha plane stops costing a third of a sticker's file; effort 3 is as small as the default 4
- * for less CPU.
+ * alpha plane stops costing a third of a sticker's file. Effort 2: over ../shared/data/gifs'
+ * 200 px tiles, 28 % less CPU than effort 3 for 5 % more bytes (the grid's tile is made before
+ * the item shows, so its time is the import's).
  */
-export const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 3 } as const;
+export const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 2 } as const;
 
 const LOSSLESS_WEBP_OPTIONS = { lossless: true, effort: 3 } as const;
 
@@ -98,8 +108,16 @@ interface RawFrames {
   delays: number[];
 }
 
-/** Which part of the animation a rendition shows. */
-type Span = 'all' | 'first' | { ms: number };
+/**
+ * Which part of the animation a rendition shows: all of it, its first frame, what plays within
+ * some milliseconds, or a few frames sampled evenly over the loop.
+ */
+type Span = 'all' | 'first' | { ms: number } | { sample: number };
+
+function spanKey(span: Span): string {
+  if (typeof span === 'string') return span;
+  return 'ms' in span ? `ms${span.ms}` : `sample${span.sample}`;
+}
 
 /** How many frames of a timeline play within `ms` (at least one). */
 function framesWithin(delays: readonly number[], ms: number): number {
@@ -107,8 +125,7 @@ function framesWithin(delays: readonly number[], ms: number): number {
   let frames = 0;
   for (const delay of delays) {
     frames += 1;
-    // Browsers play very short GIF delays at about 100 ms; count them as at least 20 ms.
-    elapsed += Math.max(delay, 20);
+    elapsed += playedDelayMs(delay);
     if (elapsed >= ms) break;
   }
   return Math.max(1, frames);
@@ -116,7 +133,7 @@ function framesWithin(delays: readonly number[], ms: number): number {
 
 function spanFrames(delays: readonly number[], total: number, span: Span): number {
   if (span === 'first') return 1;
-  if (span === 'all') return total;
+  if (span === 'all' || 'sample' in span) return total;
   return Math.min(total, framesWithin(delays, span.ms));
 }
 
@@ -162,47 +179,114 @@ export function mergeRepeatedFrames(raw: RawFrames): RawFrames {
 }
 
 /**
+ * `count` frames spread evenly over the time the animation plays (GIPHY's `_downsampled`): the
+ * frame showing at each k/count of the loop, each held for a count-th of it, so the tile keeps
+ * the loop's length. An animation with no more frames than that is kept whole.
+ */
+export function sampleFrames(raw: RawFrames, count: number): RawFrames {
+  if (raw.frames <= count) return raw;
+  const played = raw.delays.map(playedDelayMs);
+  const total = played.reduce((sum, delay) => sum + delay, 0);
+  const picks: number[] = [];
+  let frame = 0;
+  let start = 0;
+  for (let k = 0; k < count; k += 1) {
+    const time = (k * total) / count;
+    while (frame + 1 < raw.frames && start + played[frame]! <= time) {
+      start += played[frame]!;
+      frame += 1;
+    }
+    picks.push(frame);
+  }
+  // GIF counts in hundredths of a second: a whole number of them per frame.
+  const delay = Math.max(20, Math.round(total / count / 10) * 10);
+  const frameBytes = raw.width * raw.pageHeight * 4;
+  const data = Buffer.alloc(frameBytes * picks.length);
+  picks.forEach((pick, index) =>
+    raw.data.copy(data, index * frameBytes, pick * frameBytes, (pick + 1) * frameBytes),
+  );
+  return mergeRepeatedFrames({
+    data,
+    width: raw.width,
+    pageHeight: raw.pageHeight,
+    frames: picks.length,
+    delays: picks.map(() => delay),
+  });
+}
+
+/**
  * Decoding is the expensive part, so each file is decoded once into memory (full size when it
- * fits this budget, else at the largest size the small renditions need) and every rendition is
- * made from that. Only what does not fit streams from the source, decoding again.
+ * fits this budget and a rendition needs it, else at the largest size the small renditions need)
+ * and every rendition is made from that. Only what does not fit streams from the source.
  */
 const RAW_BUDGET_BYTES = 768 * 1024 * 1024;
 
+/** Full-size frames decoded at once before the repeats among them are dropped and resized. */
+const DECODE_SLICE_BYTES = 64 * 1024 * 1024;
+
 /** Scale to a width (or height), never above the original, at least one pixel. */
-function fitWidth(info: MediaInfo, width: number): Size {
+function fitWidth(info: Size, width: number): Size {
   const target = Math.min(width, info.width);
   return { width: target, height: Math.max(1, Math.round((info.height * target) / info.width)) };
 }
 
-function fitHeight(info: MediaInfo, height: number): Size {
+function fitHeight(info: Size, height: number): Size {
   const target = Math.min(height, info.height);
   return { width: Math.max(1, Math.round((info.width * target) / info.height)), height: target };
 }
 
-function fitLongestSide(info: MediaInfo, side: number): Size {
+function fitLongestSide(info: Size, side: number): Size {
   return info.width >= info.height ? fitWidth(info, side) : fitHeight(info, side);
 }
+
+/** H.264 and VP9 in 4:2:0 need even dimensions: one pixel less (or two at least). */
+function evenSize(size: Size): Size {
+  const even = (value: number) => Math.max(2, value - (value % 2));
+  return { width: even(size.width), height: even(size.height) };
+}
+
+/** The sizes GIPHY (and Tenor, for `tiny` and `nano`) gives each name. */
+const namedSizes = {
+  fixed_width: (info: Size) => fitWidth(info, 200),
+  fixed_height: (info: Size) => fitHeight(info, 200),
+  fixed_width_small: (info: Size) => fitWidth(info, 100),
+  fixed_height_small: (info: Size) => fitHeight(info, 100),
+  fixed_width_downsampled: (info: Size) => fitWidth(info, 200),
+  fixed_height_downsampled: (info: Size) => fitHeight(info, 200),
+  tiny: (info: Size) => fitWidth(info, 220),
+  nano: (info: Size) => fitHeight(info, 90),
+} as const;
+
+type SizedName = keyof typeof namedSizes;
+
+const stillOf: Partial<Record<StoredRenditionName, StoredRenditionName>> = {
+  original_still: 'original',
+  fixed_width_still: 'fixed_width',
+  fixed_height_still: 'fixed_height',
+  fixed_width_small_still: 'fixed_width_small',
+  fixed_height_small_still: 'fixed_height_small',
+  downsized_still: 'downsized',
+};
 
 /**
  * What makes two renditions the same file. A WebP `original` made from another format is
  * encoded for fidelity, the rest for the wire, so a 200 px sticker's `fixed_width` WebP is its
  * own, lighter file; GIFs are encoded alike whatever their name.
  */
-function renditionKey(format: 'gif' | 'webp', size: Size, span: Span, isOriginal: boolean) {
-  const profile = format === 'webp' && isOriginal ? ':original' : '';
-  return `${format}:${size.width}x${size.height}:${typeof span === 'string' ? span : span.ms}${profile}`;
+function renditionKey(format: MediaFormat, size: Size, span: Span, profile = '') {
+  return `${format}:${size.width}x${size.height}:${spanKey(span)}${profile}`;
 }
 
 /** Writes a rendition into the staging folder and flushes it to disk. */
 async function stage(
-  options: RenderOptions,
-  name: RenditionName,
+  outputDir: string,
+  name: StoredRenditionName,
   format: MediaFormat,
   data: Buffer,
   size: Size,
   frames: number,
 ): Promise<RenderedFile> {
-  const file = path.join(options.outputDir, `${name}.${format}`);
+  const file = path.join(outputDir, `${name}.${format}`);
   const handle = await fs.open(file, 'wx', 0o644);
   try {
     await handle.writeFile(data);
@@ -222,14 +306,31 @@ async function stage(
   };
 }
 
+interface VideoPlan {
+  size: Size;
+  span: Span;
+  repeat?: number;
+  crf?: number;
+}
+
+/**
+ * Makes an item's renditions (rendition-plan.ts) from its decoded frames: GIF and WebP with
+ * sharp, MP4 and WebM with ffmpeg fed raw frames (encode-video.ts). Each rendition is made at
+ * most once, and one that another needs (the GIF `downsized` copies, the preview's reference)
+ * is made on demand.
+ */
 export class MediaRenderer {
   private readonly info: MediaInfo;
   private readonly isAnimated: boolean;
+  private readonly kind: ItemKind;
   /** Full-size decoded frames, when they fit the budget. */
   private full: RawFrames | undefined;
   /** Decoded frames at the working size of the small renditions (may be `full`). */
   private work: RawFrames | undefined;
+  /** By content (renditionKey): a rendition identical to one made is a copy of it. */
   private readonly made = new Map<string, RenderedFile>();
+  /** By `name.format`: each rendition once, whoever asks for it. */
+  private readonly byName = new Map<string, Promise<RenderedFile | undefined>>();
 
   constructor(
     private readonly bytes: Buffer,
@@ -237,6 +338,15 @@ export class MediaRenderer {
   ) {
     this.info = options.info;
     this.isAnimated = options.info.frames > 1;
+    this.kind = {
+      sourceFormat: options.info.format,
+      isAnimated: this.isAnimated,
+      isTransparent: options.isTransparent,
+    };
+  }
+
+  private get fullSize(): Size {
+    return { width: this.info.width, height: this.info.height };
   }
 
   /** The source's own timeline: a delay for every frame. */
@@ -257,21 +367,89 @@ export class MediaRenderer {
     }).ensureAlpha();
   }
 
+  /**
+   * Every frame at `size`, repeated frames merged. An animation is decoded in slices of frames
+   * at full size, and only the frames that differ from the one before are resized: a screen
+   * recording where most frames repeat costs its decoding, not hundreds of resizes.
+   */
   private async decode(size: Size): Promise<RawFrames> {
-    let pipeline = this.source();
-    if (size.width !== this.info.width || size.height !== this.info.height) {
-      pipeline = pipeline.resize({ width: size.width, height: size.height, fit: 'fill' });
+    const { info } = this;
+    const isResized = size.width !== info.width || size.height !== info.height;
+    if (!this.isAnimated) {
+      let pipeline = this.source();
+      if (isResized) {
+        pipeline = pipeline.resize({ width: size.width, height: size.height, fit: 'fill' });
+      }
+      const { data, info: out } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+      return { data, width: out.width, pageHeight: out.height, frames: 1, delays: [] };
     }
-    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-    const pageHeight = this.isAnimated ? (info.pageHeight ?? size.height) : info.height;
-    const frames = Math.max(1, Math.round(info.height / pageHeight));
-    return mergeRepeatedFrames({
-      data,
-      width: info.width,
-      pageHeight,
-      frames,
-      delays: this.sourceDelays.slice(0, frames),
-    });
+    const delays = this.sourceDelays;
+    const parts: Buffer[] = [];
+    const keptDelays: number[] = [];
+    let previous: Buffer | undefined;
+    // Decoded as the file has it (RGB when it has no transparency): adding the alpha channel
+    // to every frame of a large recording costs more than decoding it; only kept frames get one.
+    let slice = Math.max(1, Math.floor(DECODE_SLICE_BYTES / (info.width * info.height * 4)));
+    for (let page = 0; page < info.frames; page += slice) {
+      const pages = Math.min(slice, info.frames - page);
+      const { data, info: decodedInfo } = await sharp(this.bytes, {
+        page,
+        pages,
+        animated: pages > 1,
+        limitInputPixels: info.width * info.height * pages + 1,
+        failOn: 'error',
+      })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const channels = decodedInfo.channels;
+      const frameBytes = info.width * info.height * channels;
+      slice = Math.max(1, Math.floor(DECODE_SLICE_BYTES / frameBytes));
+      const decoded = Math.floor(data.length / frameBytes);
+      const unique: Buffer[] = [];
+      for (let index = 0; index < decoded; index += 1) {
+        const frame = data.subarray(index * frameBytes, (index + 1) * frameBytes);
+        const delay = delays[page + index] ?? 100;
+        if (previous && previous.equals(frame)) {
+          keptDelays[keptDelays.length - 1]! += delay;
+          continue;
+        }
+        unique.push(frame);
+        keptDelays.push(delay);
+        previous = frame;
+      }
+      // The slice's buffer goes with the next one: keep the last frame for the comparison.
+      if (previous) previous = Buffer.from(previous);
+      if (unique.length === 0) continue;
+      const strip = unique.length === 1 ? unique[0]! : Buffer.concat(unique);
+      let pipeline = sharp(strip, {
+        animated: unique.length > 1,
+        raw: {
+          width: info.width,
+          height: info.height * unique.length,
+          channels,
+          ...(unique.length > 1 ? { pageHeight: info.height } : {}),
+        },
+      });
+      if (isResized) {
+        // The working frames are resized again for each rendition: bilinear after libvips'
+        // box pre-shrink is enough here, and costs about 20 % of this decoding less.
+        pipeline = pipeline.resize({
+          width: size.width,
+          height: size.height,
+          fit: 'fill',
+          kernel: 'linear',
+        });
+      }
+      parts.push(await pipeline.ensureAlpha().raw().toBuffer());
+    }
+    if (keptDelays.length === 0) throw new Error('no frames could be decoded');
+    return {
+      data: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
+      width: size.width,
+      pageHeight: size.height,
+      frames: keptDelays.length,
+      delays: keptDelays,
+    };
   }
 
   private static fromRaw(raw: RawFrames, frames: number): Sharp {
@@ -288,14 +466,22 @@ export class MediaRenderer {
     });
   }
 
+  private rawFor(size: Size): RawFrames | undefined {
+    const fits = (raw: RawFrames | undefined) =>
+      raw !== undefined && raw.width >= size.width && raw.pageHeight >= size.height;
+    return fits(this.work) ? this.work : fits(this.full) ? this.full : undefined;
+  }
+
   /**
    * The cheapest pipeline for a size and span: decoded frames large enough when we have them,
    * else the source. Returns the frames' timeline alongside, since merged frames change it.
    */
-  private select(size: Size, span: Span): { pipeline: Sharp; delays: number[] } {
-    const fits = (raw: RawFrames | undefined) =>
-      raw !== undefined && raw.width >= size.width && raw.pageHeight >= size.height;
-    const raw = fits(this.work) ? this.work : fits(this.full) ? this.full : undefined;
+  private async select(size: Size, span: Span): Promise<{ pipeline: Sharp; delays: number[] }> {
+    let raw = this.rawFor(size);
+    if (typeof span === 'object' && 'sample' in span) {
+      // Sampling picks frames by time, so it needs them decoded (at this size, if nothing fits).
+      raw = sampleFrames(raw ?? (await this.decode(size)), span.sample);
+    }
     const timeline = raw ? raw.delays : this.sourceDelays;
     const frames = spanFrames(timeline, raw ? raw.frames : this.info.frames, span);
     const from = raw ? { width: raw.width, height: raw.pageHeight } : this.info;
@@ -306,18 +492,24 @@ export class MediaRenderer {
     return { pipeline, delays: timeline.slice(0, frames) };
   }
 
-  /** Encodes one rendition, or reuses an identical one already made under another name. */
-  private async render(
-    name: RenditionName,
+  /** Encodes one GIF or WebP rendition, or reuses an identical one already made. */
+  private async renderImage(
+    name: StoredRenditionName,
     format: 'gif' | 'webp',
     size: Size,
     span: Span = 'all',
   ): Promise<RenderedFile> {
     const isOriginal = name === 'original';
-    const key = renditionKey(format, size, span, isOriginal);
+    const key = renditionKey(
+      format,
+      size,
+      span,
+      format === 'webp' && isOriginal ? ':original' : '',
+    );
     const same = this.made.get(key);
     if (same) return this.copy(same, name);
-    const { pipeline, delays } = this.select(size, span);
+    const selected = await this.select(size, span);
+    const { delays } = selected;
     const animation = delays.length > 1 ? { loop: this.info.loop, delay: delays } : {};
     const encode = async (sharpPipeline: Sharp, webpOptions: WebpOptions) => {
       const encoded =
@@ -327,13 +519,13 @@ export class MediaRenderer {
       return encoded.toBuffer({ resolveWithObject: true });
     };
     let { data, info } = await encode(
-      pipeline,
+      selected.pipeline,
       isOriginal ? ORIGINAL_WEBP_OPTIONS : SMALL_WEBP_OPTIONS,
     );
     if (format === 'webp' && data.length > this.bytes.length) {
       // A rendition that outweighs the file it was made from helps no one: try harder.
       for (const options of isOriginal ? [LOSSLESS_WEBP_OPTIONS] : RETRY_WEBP_OPTIONS) {
-        const retry = await encode(this.select(size, span).pipeline, options);
+        const retry = await encode((await this.select(size, span)).pipeline, options);
         if (retry.data.length < data.length) ({ data, info } = retry);
         if (data.length <= this.bytes.length) break;
       }
@@ -345,7 +537,7 @@ export class MediaRenderer {
         ? ((await sharp(data, { animated: true, limitInputPixels: false }).metadata()).pages ?? 1)
         : 1;
     const file = await stage(
-      this.options,
+      this.options.outputDir,
       name,
       format,
       data,
@@ -356,56 +548,231 @@ export class MediaRenderer {
     return file;
   }
 
-  private async renderPair(name: RenditionName, size: Size): Promise<RenderedFile[]> {
-    return [await this.render(name, 'gif', size), await this.render(name, 'webp', size)];
+  /**
+   * Encodes one video rendition: H.264 MP4 flattened onto black (GIPHY's look for a GIF with
+   * holes), or WebM keeping the alpha channel. Undefined without ffmpeg or for a still.
+   */
+  private async renderVideo(
+    name: StoredRenditionName,
+    format: 'mp4' | 'webm',
+    plan: VideoPlan,
+  ): Promise<RenderedFile | undefined> {
+    const ffmpegPath = this.options.ffmpegPath;
+    if (!ffmpegPath || !this.isAnimated) return undefined;
+    const size = evenSize(plan.size);
+    const key = renditionKey(format, size, plan.span, `:x${plan.repeat ?? 1}:q${plan.crf ?? ''}`);
+    const same = this.made.get(key);
+    if (same) return this.copy(same, name);
+    const { pipeline, delays } = await this.select(size, plan.span);
+    const flat = format === 'mp4' ? pipeline.flatten({ background: '#000000' }) : pipeline;
+    const { data } = await flat.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const codec: VideoCodec = format === 'mp4' ? 'h264' : 'vp8';
+    const target = path.join(this.options.outputDir, `${name}.${format}.encoding`);
+    try {
+      const encoded = await encodeVideo({
+        ffmpegPath,
+        codec,
+        frames: { data, width: size.width, height: size.height, frames: delays.length, delays },
+        outputFile: target,
+        repeat: plan.repeat,
+        crf: plan.crf,
+        threads: this.options.threads,
+        memoryLimitBytes: this.options.videoMemoryBytes,
+        runningPids: this.options.encoderPids,
+      });
+      const file = await stage(
+        this.options.outputDir,
+        name,
+        format,
+        await fs.readFile(target),
+        size,
+        encoded.frames,
+      );
+      this.made.set(key, file);
+      return file;
+    } finally {
+      await fs.rm(target, { force: true });
+    }
   }
 
-  /** First frame as GIF (GIPHY's `_s.gif`) and WebP. */
-  private async renderStill(name: RenditionName, size: Size): Promise<RenderedFile[]> {
-    return [
-      await this.render(name, 'gif', size, 'first'),
-      await this.render(name, 'webp', size, 'first'),
-    ];
+  /** The same bytes under another rendition name (content addressing stores them once). */
+  private async copy(file: RenderedFile, name: StoredRenditionName): Promise<RenderedFile> {
+    if (file.name === name) return file;
+    const target = path.join(this.options.outputDir, `${name}.${file.format}`);
+    await fs.copyFile(file.file, target);
+    return { ...file, name, file: target };
   }
 
-  private async renderOriginal(): Promise<RenderedFile[]> {
+  /** Drops a staged candidate that was not kept. */
+  private async discard(file: RenderedFile): Promise<void> {
+    for (const [key, made] of this.made) if (made === file) this.made.delete(key);
+    await fs.rm(file.file, { force: true });
+  }
+
+  /** One rendition by name and format, made once however many ask for it. */
+  private get(name: StoredRenditionName, format: MediaFormat): Promise<RenderedFile | undefined> {
+    const key = `${name}.${format}`;
+    let made = this.byName.get(key);
+    if (!made) {
+      const started = performance.now();
+      made = this.make(name, format).then((file) => {
+        if (file) this.options.onRendition?.(file, performance.now() - started);
+        return file;
+      });
+      this.byName.set(key, made);
+    }
+    return made;
+  }
+
+  private async make(
+    name: StoredRenditionName,
+    format: MediaFormat,
+  ): Promise<RenderedFile | undefined> {
     const { info } = this;
-    const full = { width: info.width, height: info.height };
-    const asIs = await stage(this.options, 'original', info.format, this.bytes, full, info.frames);
-    const files = [asIs];
-    // Smaller renditions of a small original are the original itself, byte for byte.
-    if (info.format === 'gif' || info.format === 'webp') {
-      this.made.set(renditionKey(info.format, full, 'all', true), asIs);
-      this.made.set(renditionKey(info.format, full, 'all', false), asIs);
+    const isVideo = format === 'mp4' || format === 'webm';
+    const isImage = format === 'gif' || format === 'webp';
+    if (name === 'original') {
+      if (format === info.format) {
+        return stage(this.options.outputDir, name, format, this.bytes, this.fullSize, info.frames);
+      }
+      if (isImage) return this.renderImage(name, format, this.fullSize);
+      if (isVideo) return this.renderVideo(name, format, { size: this.videoSize(), span: 'all' });
+      return undefined;
     }
-    for (const format of ['gif', 'webp'] as const) {
-      if (format !== info.format) files.push(await this.render('original', format, full));
+    const stillSource = stillOf[name];
+    if (stillSource) {
+      if (!isImage) return undefined;
+      // GIPHY's `_s.gif` is the first frame of its rendition, at that rendition's size.
+      let size = this.fullSize;
+      if (stillSource in namedSizes) size = namedSizes[stillSource as SizedName](this.fullSize);
+      if (stillSource === 'downsized') {
+        const downsized = await this.get('downsized', 'gif');
+        if (downsized) size = { width: downsized.width, height: downsized.height };
+      }
+      return this.renderImage(name, format, size, 'first');
     }
-    return files;
+    if (name in namedSizes) {
+      const size = namedSizes[name as SizedName](this.fullSize);
+      const span: Span = name.endsWith('_downsampled') ? { sample: DOWNSAMPLED_FRAMES } : 'all';
+      if (isImage) return this.renderImage(name, format, size, span);
+      if (isVideo) return this.renderVideo(name, format, { size, span });
+      return undefined;
+    }
+    switch (name) {
+      case 'downsized':
+        return format === 'gif' ? this.renderDownsized() : undefined;
+      case 'downsized_medium':
+      case 'downsized_large': {
+        if (format !== 'gif') return undefined;
+        const limit =
+          name === 'downsized_medium' ? DOWNSIZED_MEDIUM_MAX_BYTES : DOWNSIZED_LARGE_MAX_BYTES;
+        const original = await this.get('original', 'gif');
+        const pick =
+          original && original.bytes <= limit ? original : await this.get('downsized', 'gif');
+        return pick && this.copy(pick, name);
+      }
+      case 'downsized_small':
+        return isVideo ? this.renderSmallVideo(format) : undefined;
+      case 'preview':
+        return isVideo ? this.renderPreviewVideo(format) : undefined;
+      case 'preview_gif':
+        return format === 'gif' ? this.renderPreviewGif() : undefined;
+      case 'preview_webp': {
+        const gif = await this.get('preview_gif', 'gif');
+        if (!gif || format !== 'webp') return undefined;
+        const size = { width: gif.width, height: gif.height };
+        return this.renderImage(name, 'webp', size, this.previewSpan);
+      }
+      case 'looping': {
+        if (!isVideo) return undefined;
+        const played = this.sourceDelays.reduce((sum, delay) => sum + playedDelayMs(delay), 0);
+        const repeat = Math.max(1, Math.ceil(LOOPING_MS / Math.max(1, played)));
+        const size = fitLongestSide(this.videoSize(), 480);
+        return this.renderVideo(name, format, { size, span: 'all', repeat });
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * The largest video size the budget allows: full size (at most MAX_VIDEO_SIDE on its longer
+   * side) when its raw frames fit in memory, else scaled down until they do.
+   */
+  private videoSize(): Size {
+    const capped = fitLongestSide(this.fullSize, MAX_VIDEO_SIDE);
+    // Frames decoded from the source at this size are not merged yet: count them all.
+    const frames = this.full ? this.full.frames : this.info.frames;
+    const rawBytes = capped.width * capped.height * 4 * frames;
+    if (rawBytes <= RAW_BUDGET_BYTES) return capped;
+    const scale = Math.sqrt(RAW_BUDGET_BYTES / rawBytes);
+    return fitLongestSide(capped, Math.floor(Math.max(capped.width, capped.height) * scale));
   }
 
   /** GIPHY's `downsized`: the largest GIF under 2 MB, the original itself when it qualifies. */
-  private async renderDownsized(originalGif: RenderedFile): Promise<RenderedFile> {
+  private async renderDownsized(): Promise<RenderedFile | undefined> {
+    const originalGif = await this.get('original', 'gif');
+    if (!originalGif) return undefined;
     if (originalGif.bytes <= DOWNSIZED_MAX_BYTES) return this.copy(originalGif, 'downsized');
     let side = Math.min(480, Math.max(this.info.width, this.info.height));
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const rendered = await this.render('downsized', 'gif', fitLongestSide(this.info, side));
+      const rendered = await this.renderImage(
+        'downsized',
+        'gif',
+        fitLongestSide(this.fullSize, side),
+      );
       if (rendered.bytes <= DOWNSIZED_MAX_BYTES) return rendered;
       await this.discard(rendered);
       side = Math.floor(side * 0.7);
     }
     // Still too big: the 100 px wide GIF, the smallest full-length one we make.
-    return this.render('downsized', 'gif', fitWidth(this.info, 100));
+    return this.renderImage('downsized', 'gif', fitWidth(this.fullSize, 100));
   }
 
+  /** GIPHY's `downsized_small`: the largest video under 200 KB, 480 px at most. */
+  private async renderSmallVideo(format: 'mp4' | 'webm'): Promise<RenderedFile | undefined> {
+    let side = Math.min(480, Math.max(this.info.width, this.info.height));
+    let crf: number | undefined;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const rendered = await this.renderVideo('downsized_small', format, {
+        size: fitLongestSide(this.fullSize, side),
+        span: 'all',
+        crf,
+      });
+      if (!rendered || rendered.bytes < DOWNSIZED_SMALL_MAX_BYTES) return rendered;
+      await this.discard(rendered);
+      side = Math.max(48, Math.floor(side * 0.7));
+      crf = (crf ?? (format === 'mp4' ? 25 : 32)) + 4;
+    }
+    return this.renderVideo('downsized_small', format, {
+      size: fitLongestSide(this.fullSize, 100),
+      span: 'all',
+      crf: format === 'mp4' ? 35 : 44,
+    });
+  }
+
+  /** Preview spans: about two seconds, the first frame of a still. */
+  private get previewSpan(): Span {
+    return this.isAnimated ? this.previewPlan.span : 'first';
+  }
+
+  private previewPlanCache: { span: Span; side: number } | undefined;
+
   /**
-   * GIPHY's `preview_gif`: a small, short GIF of about 50 KB. Its size is estimated from the
-   * bytes per pixel and frame of the 100 px GIF, so one encode usually lands near the target.
+   * GIPHY's previews are small and short, about 50 KB. Their size is estimated from the bytes
+   * per pixel and frame of the 100 px GIF, so one encode usually lands near the target.
    */
-  private async renderPreview(reference: RenderedFile): Promise<RenderedFile[]> {
+  private get previewPlan(): { span: Span; side: number } {
+    return this.previewPlanCache ?? { span: { ms: 2000 }, side: 150 };
+  }
+
+  private async planPreview(): Promise<{ span: Span; side: number }> {
+    if (this.previewPlanCache) return this.previewPlanCache;
+    const reference = await this.get('fixed_width_small', 'gif');
     const timeline = (this.work ?? this.full)?.delays ?? this.sourceDelays;
-    const bytesPerPixelFrame =
-      reference.bytes / (reference.width * reference.height * reference.frames);
+    const bytesPerPixelFrame = reference
+      ? reference.bytes / (reference.width * reference.height * reference.frames)
+      : 0.5;
     const area = this.info.width * this.info.height;
     const plan = (span: Span) => {
       const frames = spanFrames(timeline, timeline.length, span);
@@ -417,125 +784,107 @@ export class MediaRenderer {
     let attempt = plan(this.isAnimated ? { ms: 2000 } : 'first');
     if (attempt.side < 64 && this.isAnimated) attempt = plan({ ms: 1000 });
     attempt.side = Math.max(48, attempt.side);
-    let gif = await this.render(
+    this.previewPlanCache = attempt;
+    return attempt;
+  }
+
+  private async renderPreviewGif(): Promise<RenderedFile> {
+    const attempt = await this.planPreview();
+    let gif = await this.renderImage(
       'preview_gif',
       'gif',
-      fitLongestSide(this.info, attempt.side),
+      fitLongestSide(this.fullSize, attempt.side),
       attempt.span,
     );
     if (gif.bytes > PREVIEW_TARGET_BYTES * 1.5 && attempt.side > 48) {
       await this.discard(gif);
       attempt.side = Math.max(48, Math.round(attempt.side * 0.7));
-      gif = await this.render(
+      gif = await this.renderImage(
         'preview_gif',
         'gif',
-        fitLongestSide(this.info, attempt.side),
+        fitLongestSide(this.fullSize, attempt.side),
         attempt.span,
       );
     }
-    const size = { width: gif.width, height: gif.height };
-    return [gif, await this.render('preview_gif', 'webp', size, attempt.span)];
+    return gif;
   }
 
-  /** Drops a staged candidate that was not kept. */
-  private async discard(file: RenderedFile): Promise<void> {
-    for (const [key, made] of this.made) if (made === file) this.made.delete(key);
-    await fs.rm(file.file, { force: true });
-  }
-
-  /** The same bytes under another rendition name (content addressing stores them once). */
-  private async copy(file: RenderedFile, name: RenditionName): Promise<RenderedFile> {
-    if (file.name === name) return file;
-    const target = path.join(this.options.outputDir, `${name}.${file.format}`);
-    await fs.copyFile(file.file, target);
-    return { ...file, name, file: target };
-  }
-
-  private async renderMp4(source: RenderedFile): Promise<RenderedFile | undefined> {
-    const ffmpeg = this.options.ffmpegPath;
-    if (!ffmpeg || !this.isAnimated || this.options.isSticker) return undefined;
-    const target = path.join(this.options.outputDir, `${source.name}-video.mp4`);
-    try {
-      await run(
-        ffmpeg,
-        [
-          '-hide_banner',
-          '-loglevel',
-          'error',
-          '-i',
-          source.file,
-          '-movflags',
-          '+faststart',
-          '-pix_fmt',
-          'yuv420p',
-          // H.264 in 4:2:0 needs even dimensions.
-          '-vf',
-          'scale=trunc(iw/2)*2:trunc(ih/2)*2',
-          '-an',
-          '-y',
-          target,
-        ],
-        { timeout: 60_000 },
-      );
-      const data = await fs.readFile(target);
-      await fs.rm(target);
-      const size = {
-        width: Math.max(2, source.width - (source.width % 2)),
-        height: Math.max(2, source.height - (source.height % 2)),
-      };
-      return await stage(this.options, source.name, 'mp4', data, size, source.frames);
-    } catch {
-      // MP4 is optional: GIF and WebP carry the rendition without it.
-      await fs.rm(target, { force: true });
-      return undefined;
+  /** GIPHY's `preview`: a video of the first two seconds or so, about 50 KB. */
+  private async renderPreviewVideo(format: 'mp4' | 'webm'): Promise<RenderedFile | undefined> {
+    let side = Math.min(200, Math.max(this.info.width, this.info.height));
+    let span: Span = { ms: 2000 };
+    let crf: number | undefined;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const rendered = await this.renderVideo('preview', format, {
+        size: fitLongestSide(this.fullSize, side),
+        span,
+        crf,
+      });
+      if (!rendered || rendered.bytes <= PREVIEW_TARGET_BYTES * 1.5 || attempt === 2) {
+        return rendered;
+      }
+      await this.discard(rendered);
+      side = Math.max(48, Math.floor(side * 0.75));
+      span = { ms: 1000 };
+      crf = (crf ?? (format === 'mp4' ? 25 : 32)) + 4;
     }
+    return undefined;
   }
 
-  /** Every rendition, written into the staging folder. */
-  async renderAll(): Promise<RenderedFile[]> {
+  /**
+   * Decodes what the phase needs once: the whole animation at full size when a full-size
+   * rendition is to be made and it fits the budget, else at the working size of the small ones.
+   */
+  private async prepare(wanted: ReadonlyArray<{ name: string; format: MediaFormat }>) {
     const { info } = this;
-    const fullSize = { width: info.width, height: info.height };
-    const fixedWidth = fitWidth(info, 200);
-    const fixedHeight = fitHeight(info, 200);
+    const needsFull = wanted.some(
+      ({ name, format }) =>
+        (name === 'original' && format !== info.format) ||
+        name.startsWith('downsized') ||
+        name === 'looping',
+    );
+    const fullSize = this.fullSize;
     const rawBytes = (size: Size) => size.width * size.height * info.frames * 4;
-    if (rawBytes(fullSize) <= RAW_BUDGET_BYTES) {
+    if (needsFull && rawBytes(fullSize) <= RAW_BUDGET_BYTES) {
       this.full = await this.decode(fullSize);
       this.work = this.full;
-    } else {
-      // The largest of the small renditions decides the working size.
-      const scale = Math.min(
-        1,
-        Math.max(fixedWidth.width / info.width, fixedHeight.height / info.height),
-      );
-      const working = {
-        width: Math.max(1, Math.round(info.width * scale)),
-        height: Math.max(1, Math.round(info.height * scale)),
-      };
-      if (rawBytes(working) <= RAW_BUDGET_BYTES) this.work = await this.decode(working);
+      return;
     }
+    // The largest of the small renditions decides the working size.
+    const scale = Math.min(
+      1,
+      Math.max(
+        namedSizes.tiny(fullSize).width / info.width,
+        namedSizes.fixed_width(fullSize).width / info.width,
+        namedSizes.fixed_height(fullSize).height / info.height,
+      ),
+    );
+    const working = {
+      width: Math.max(1, Math.round(info.width * scale)),
+      height: Math.max(1, Math.round(info.height * scale)),
+    };
+    if (rawBytes(working) <= RAW_BUDGET_BYTES) this.work = await this.decode(working);
+  }
 
+  /** The renditions of a phase (default: all), written into the staging folder. */
+  async render(phase: RenderPhase = this.options.phase ?? 'all'): Promise<RenderedFile[]> {
+    const wanted = renditionsFor(this.kind, phase);
+    await this.prepare(wanted);
     const files: RenderedFile[] = [];
-    const original = await this.renderOriginal();
-    files.push(...original);
-    files.push(...(await this.renderStill('original_still', fullSize)));
-    files.push(...(await this.renderPair('fixed_width', fixedWidth)));
-    files.push(...(await this.renderStill('fixed_width_still', fixedWidth)));
-    files.push(...(await this.renderPair('fixed_width_small', fitWidth(info, 100))));
-    files.push(...(await this.renderPair('fixed_height', fixedHeight)));
-    files.push(...(await this.renderStill('fixed_height_still', fixedHeight)));
-    const originalGif = original.find((file) => file.format === 'gif')!;
-    files.push(await this.renderDownsized(originalGif));
-    const smallGif = files.find(
-      (file) => file.name === 'fixed_width_small' && file.format === 'gif',
-    )!;
-    files.push(...(await this.renderPreview(smallGif)));
-    this.full = undefined;
-    this.work = undefined;
-    for (const name of ['original', 'fixed_width', 'fixed_height'] as const) {
-      const gif = files.find((file) => file.name === name && file.format === 'gif')!;
-      const mp4 = await this.renderMp4(gif);
-      if (mp4) files.push(mp4);
+    try {
+      for (const { name, format } of wanted) {
+        const file = await this.get(name, format);
+        if (file) files.push(file);
+      }
+    } finally {
+      this.full = undefined;
+      this.work = undefined;
     }
     return files;
+  }
+
+  /** Every rendition up front (the path before the job queue, and text rendered on demand). */
+  renderAll(): Promise<RenderedFile[]> {
+    return this.render('all');
   }
 }

@@ -1,5 +1,5 @@
-import type { GiphyItem, GiphyUser, Images, Rendition } from '@sticky/contracts';
-import { neverDateTime } from '@sticky/contracts';
+import type { GiphyItem, GiphyUser, Images, Rendition, RenditionName } from '@sticky/contracts';
+import { neverDateTime, renditionFallbacks, renditionNames } from '@sticky/contracts';
 import { inArray } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import { creators, renditions } from '../../db/schema.ts';
@@ -42,37 +42,116 @@ function sourceHost(source: string): string {
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
-/** The still formats a `url` may point at, best first; webp only when nothing else exists. */
+/** The image formats a `url` may point at, best first; webp only when nothing else exists. */
 const urlFormats = ['gif', 'png', 'jpeg', 'webp'] as const;
 
 /**
- * One GIPHY rendition object from the rows of one rendition name (one row per format): `url`
- * is the GIF (or the still image), `webp` and `mp4` sit beside it, every number a string.
+ * The fields GIPHY gives each slot (docs/api.md, "Renditions"): `all` is url + webp + video,
+ * `image` a url alone, `image+webp` a url and a webp, `video` the video alone. A transparent
+ * item's video is a WebM (`webm` beside, never instead of, GIPHY's fields).
  */
-function toRendition(
+const slotFields: Record<RenditionName, 'all' | 'image' | 'image+webp' | 'video'> = {
+  original: 'all',
+  original_still: 'image',
+  original_mp4: 'video',
+  fixed_width: 'all',
+  fixed_width_still: 'image',
+  fixed_width_downsampled: 'image+webp',
+  fixed_width_small: 'all',
+  fixed_width_small_still: 'image',
+  fixed_height: 'all',
+  fixed_height_still: 'image',
+  fixed_height_downsampled: 'image+webp',
+  fixed_height_small: 'all',
+  fixed_height_small_still: 'image',
+  downsized: 'image',
+  downsized_still: 'image',
+  downsized_medium: 'image',
+  downsized_large: 'image',
+  downsized_small: 'video',
+  preview: 'video',
+  preview_gif: 'image',
+  preview_webp: 'image',
+  looping: 'video',
+};
+
+/** GIPHY's `original_mp4` is the MP4 of `original`: stored under that name. */
+function storedNameOf(slot: RenditionName): string {
+  return slot === 'original_mp4' ? 'original' : slot;
+}
+
+type RowsByName = Map<string, Map<string, RenditionRow>>;
+
+/** The first row of these formats under these names, names first (nearest first). */
+function pick(
+  byName: RowsByName,
+  names: readonly string[],
+  formats: readonly string[],
+): RenditionRow | undefined {
+  for (const name of names) {
+    const byFormat = byName.get(name);
+    if (!byFormat) continue;
+    for (const format of formats) {
+      const row = byFormat.get(format);
+      if (row) return row;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One GIPHY slot, every number a string. A rendition not made yet (a job makes it after the
+ * item appears) is answered with the nearest that is: the same name in another format, then
+ * the names of `renditionFallbacks`; width and height always describe the file the URL names.
+ */
+function toSlot(
   config: AppConfig,
-  byFormat: Map<string, RenditionRow>,
-  extras: Partial<Rendition> = {},
+  byName: RowsByName,
+  slot: RenditionName,
+  item: CatalogItemRow,
 ): Rendition | undefined {
-  const main = urlFormats.map((format) => byFormat.get(format)).find(Boolean);
-  const webp = byFormat.get('webp');
-  const mp4 = byFormat.get('mp4');
-  const base = main ?? mp4;
-  if (!base) return undefined;
-  const rendition: Rendition = { width: String(base.width), height: String(base.height) };
-  if (main) {
-    rendition.url = mediaUrl(config, main.path);
-    rendition.size = String(main.bytes);
+  const names = [slot, ...renditionFallbacks[slot]].map(storedNameOf);
+  const fields = slotFields[slot];
+  const imageFormats = slot === 'preview_webp' ? ['webp', ...urlFormats] : urlFormats;
+  const image = pick(byName, names, imageFormats);
+  const mp4 = pick(byName, names, ['mp4']);
+  const webm = pick(byName, names, ['webm']);
+  const addVideo = (rendition: Rendition) => {
+    if (mp4) {
+      rendition.mp4 = mediaUrl(config, mp4.path);
+      rendition.mp4_size = String(mp4.bytes);
+    }
+    if (webm) {
+      rendition.webm = mediaUrl(config, webm.path);
+      rendition.webm_size = String(webm.bytes);
+    }
+  };
+  const video = mp4 ?? webm;
+  if (fields === 'video' && video) {
+    const rendition: Rendition = { width: String(video.width), height: String(video.height) };
+    addVideo(rendition);
+    return rendition;
   }
-  Object.assign(rendition, extras);
-  if (mp4) {
-    rendition.mp4 = mediaUrl(config, mp4.path);
-    rendition.mp4_size = String(mp4.bytes);
+  // A video slot with no video yet (or a still, which never has one) shows the nearest image.
+  const shown = image ?? pick(byName, ['fixed_width', 'original'], urlFormats);
+  if (!shown) return undefined;
+  const rendition: Rendition = {
+    url: mediaUrl(config, shown.path),
+    width: String(shown.width),
+    height: String(shown.height),
+    size: String(shown.bytes),
+  };
+  if (slot === 'original') {
+    rendition.frames = String(byName.get('original')?.get('gif')?.frames ?? item.frames);
+    rendition.hash = item.sha256;
   }
-  if (webp && webp !== main) {
+  if (fields === 'all' || fields === 'image+webp') {
+    // A WebP of the same size when there is one yet, else the image itself (browsers read it).
+    const webp = pick(byName, [names[0]!], ['webp']) ?? shown;
     rendition.webp = mediaUrl(config, webp.path);
     rendition.webp_size = String(webp.bytes);
   }
+  if (fields === 'all') addVideo(rendition);
   return rendition;
 }
 
@@ -81,42 +160,22 @@ function toImages(
   item: CatalogItemRow,
   rows: readonly RenditionRow[],
 ): Images | undefined {
-  const byName = new Map<string, Map<string, RenditionRow>>();
+  const byName: RowsByName = new Map();
   for (const row of rows) {
     const formats = byName.get(row.name) ?? new Map<string, RenditionRow>();
     formats.set(row.format, row);
     byName.set(row.name, formats);
   }
+  // Items imported before `preview_webp` had its own name kept it as preview_gif's WebP.
+  const legacyPreviewWebp = byName.get('preview_gif')?.get('webp');
+  if (legacyPreviewWebp && !byName.has('preview_webp')) {
+    byName.set('preview_webp', new Map([['webp', legacyPreviewWebp]]));
+  }
   const images: Record<string, Rendition> = {};
-  for (const [name, byFormat] of byName) {
-    const extras: Partial<Rendition> =
-      name === 'original'
-        ? { frames: String(byFormat.get('gif')?.frames ?? item.frames), hash: item.sha256 }
-        : {};
-    const rendition = toRendition(config, byFormat, extras);
-    if (rendition) images[name] = rendition;
+  for (const slot of renditionNames) {
+    const rendition = toSlot(config, byName, slot, item);
+    if (rendition) images[slot] = rendition;
   }
-  // GIPHY's companion names, derived from files that exist: no rendition points nowhere.
-  const originalMp4 = byName.get('original')?.get('mp4');
-  if (originalMp4 && !images.original_mp4) {
-    images.original_mp4 = {
-      width: String(originalMp4.width),
-      height: String(originalMp4.height),
-      mp4: mediaUrl(config, originalMp4.path),
-      mp4_size: String(originalMp4.bytes),
-    };
-  }
-  const previewWebp = byName.get('preview_gif')?.get('webp');
-  if (previewWebp && !images.preview_webp) {
-    images.preview_webp = {
-      url: mediaUrl(config, previewWebp.path),
-      width: String(previewWebp.width),
-      height: String(previewWebp.height),
-      size: String(previewWebp.bytes),
-    };
-  }
-  // The SDK sizes grid cells from fixed_width; an item too small to have one uses its original.
-  if (!images.fixed_width && images.original) images.fixed_width = { ...images.original };
   if (!images.original || !images.fixed_width) return undefined;
   return images as Images;
 }

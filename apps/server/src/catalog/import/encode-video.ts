@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+/**
+ * Video renditions (docs/catalog.md, "Renditions"): H.264 MP4 for GIFs, WebM with an alpha
+ * channel for stickers and animated text. ffmpeg only ever reads raw RGBA frames that sharp
+ * decoded, from its stdin: its demuxers and decoders never see an uploaded or rendered file.
+ *
+ * The WebM is VP8, not VP9: the ffmpeg that @ffmpeg-installer ships (4.1) codes the alpha plane
+ * of VP9 with a second encoder that ignores the speed settings, 5 to 15 times slower than VP8
+ * (2.5 s against 0.4 s for a 200 px, 72-frame sticker) for files about 10 % smaller. Browsers
+ * that play WebM with alpha (Chromium, Firefox) play both.
+ */
+export type VideoCodec = 'h264' | 'vp8';
+
+/** RGBA frames, stacked vertically, each shown for its delay. */
+export interface VideoFrames {
+  data: Buffer;
+  /** Even: yuv420p halves both dimensions. */
+  width: number;
+  height: number;
+  frames: number;
+  /** Per frame, in ms, as the animation plays (see playedDelayMs). */
+  delays: readonly number[];
+}
+
+export interface EncodeVideoOptions {
+  ffmpegPath: string;
+  codec: VideoCodec;
+  frames: VideoFrames;
+  /** Where ffmpeg writes the file (our own staging folder; MP4's faststart rewrites it there). */
+  outputFile: string;
+  /** Plays the frames this many times in a row (GIPHY's `looping`); default once. */
+  repeat?: number;
+  /** Encoder threads: the share of the cores this worker has. */
+  threads?: number;
+  /** A hard ceiling on ffmpeg's data segment (RLIMIT_DATA), on top of the sampled budget. */
+  memoryLimitBytes?: number;
+  /** Quality: lower is better and heavier (x264 CRF 0–51, VP8 CRF 4–63). */
+  crf?: number;
+  /** Holds ffmpeg's pid while it runs, so the worker can stop it with itself. */
+  runningPids?: Set<number>;
+}
+
+/** ffmpeg from the `@ffmpeg-installer/ffmpeg` package, or undefined on a platform it lacks. */
+export function resolveFfmpegPath(): string | undefined {
+  try {
+    const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as {
+      path?: unknown;
+    };
+    return typeof installer.path === 'string' ? installer.path : undefined;
+  } catch {
+    // The package throws (a string) on a platform it ships no binary for: no video renditions.
+    return undefined;
+  }
+}
+
+/**
+ * How long a frame is shown by browsers: delays of 10 ms or less play at 100 ms in Chromium,
+ * Firefox and Safari (an old GIF convention), so the video keeps the pace people saw.
+ */
+export function playedDelayMs(delay: number): number {
+  return delay <= 10 ? 100 : delay;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/**
+ * Steps a timeline may be rounded to: 50 fps at most; when the delays have no common step that
+ * coarse (a screen recording's 30, 70, 130 ms…), the finest one that keeps the video under
+ * MAX_REPEAT output frames per input frame, so encoding stays cheap. A frame then starts up to
+ * half a step early or late (20 ms at worst), never drifting: the total is kept.
+ */
+const UNIT_STEPS_MS = [20, 25, 40] as const;
+const MAX_REPEAT = 4;
+
+/**
+ * A constant frame rate that carries every frame's own timing: one step is the greatest common
+ * divisor of the delays (100 ms for most GIFs: no frame repeated), and a frame shown for several
+ * steps is repeated, which H.264 and VP9 code as skipped blocks in a few bytes. Returns the step
+ * and, per output frame, the input frame it shows. The total duration is kept exactly (rounded
+ * to the step), so a video that loops plays at the pace of the GIF.
+ */
+export function planTimeline(
+  delays: readonly number[],
+  repeat = 1,
+): { unitMs: number; sequence: number[] } {
+  const played = delays.map((delay) => Math.max(1, Math.round(playedDelayMs(delay))));
+  const divisor = played.reduce((acc, delay) => gcd(acc, delay), 0) || 100;
+  const starts: number[] = [];
+  let total = 0;
+  for (const delay of played) {
+    starts.push(total);
+    total += delay;
+  }
+  const coarsest = UNIT_STEPS_MS[UNIT_STEPS_MS.length - 1]!;
+  const unitMs: number =
+    divisor >= UNIT_STEPS_MS[0]
+      ? divisor
+      : (UNIT_STEPS_MS.find((step) => total / step <= MAX_REPEAT * played.length) ?? coarsest);
+  const steps = Math.max(1, Math.round(total / unitMs));
+  const once: number[] = [];
+  let frame = 0;
+  for (let step = 0; step < steps; step += 1) {
+    // The frame showing in the middle of the step: each start is off by half a step at most.
+    const time = (step + 0.5) * unitMs;
+    while (frame + 1 < starts.length && starts[frame + 1]! <= time) frame += 1;
+    once.push(frame);
+  }
+  const sequence: number[] = [];
+  for (let loop = 0; loop < Math.max(1, repeat); loop += 1) sequence.push(...once);
+  return { unitMs, sequence };
+}
+
+/**
+ * Frames larger than this (about 350 × 350) are encoded with faster settings: the tiles people
+ * load most are small and get the slower, tighter ones; a few percent on a large original is
+ * not worth seconds of CPU.
+ */
+const LARGE_FRAME_PIXELS = 120_000;
+
+function codecArguments(
+  codec: VideoCodec,
+  threads: number,
+  crf: number | undefined,
+  isLarge: boolean,
+): string[] {
+  if (codec === 'h264') {
+    return [
+      '-c:v',
+      'libx264',
+      '-preset',
+      isLarge ? 'veryfast' : 'fast',
+      '-crf',
+      String(crf ?? 25),
+      '-pix_fmt',
+      'yuv420p',
+      '-profile:v',
+      'high',
+      // Browsers start playing before the last byte arrives: the index goes first.
+      '-movflags',
+      '+faststart',
+      '-threads',
+      String(threads),
+      '-f',
+      'mp4',
+    ];
+  }
+  return [
+    '-c:v',
+    'libvpx',
+    // The alpha plane is coded as a second stream beside the colour; browsers composite it.
+    '-pix_fmt',
+    'yuva420p',
+    // Constant quality, with a bitrate ceiling libvpx needs in that mode.
+    '-crf',
+    String(crf ?? 32),
+    '-b:v',
+    isLarge ? '4M' : '1M',
+    '-deadline',
+    'good',
+    '-cpu-used',
+    isLarge ? '8' : '4',
+    // libvpx cannot code alpha with alternate reference frames.
+    '-auto-alt-ref',
+    '0',
+    '-threads',
+    String(threads),
+    '-f',
+    'webm',
+  ];
+}
+
+/** A minimal environment: nothing of the server's (secrets, DATABASE_URL) reaches ffmpeg. */
+const FFMPEG_ENV = { LC_ALL: 'C' };
+
+/**
+ * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP9 with alpha) at a constant
+ * rate that keeps each frame's timing (planTimeline). Rejects with ffmpeg's last words when it
+ * fails; the caller's process budget (media-processor.ts) bounds its time and memory.
+ */
+export async function encodeVideo(
+  options: EncodeVideoOptions,
+): Promise<{ frames: number; durationMs: number }> {
+  const { frames, codec } = options;
+  if (frames.width % 2 !== 0 || frames.height % 2 !== 0) {
+    throw new Error(`video frames must have even dimensions, not ${frames.width}×${frames.height}`);
+  }
+  const frameBytes = frames.width * frames.height * 4;
+  if (frames.data.length < frameBytes * frames.frames) {
+    throw new Error('video frames: fewer bytes than frames × width × height × 4');
+  }
+  const { unitMs, sequence } = planTimeline(frames.delays.slice(0, frames.frames), options.repeat);
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    '-s',
+    `${frames.width}x${frames.height}`,
+    '-framerate',
+    `1000/${unitMs}`,
+    '-i',
+    'pipe:0',
+    '-an',
+    '-map_metadata',
+    '-1',
+    ...codecArguments(
+      codec,
+      Math.max(1, options.threads ?? 1),
+      options.crf,
+      frames.width * frames.height > LARGE_FRAME_PIXELS,
+    ),
+    '-y',
+    options.outputFile,
+  ];
+  const limitKb = Math.ceil((options.memoryLimitBytes ?? 1024 * 1024 * 1024) / 1024);
+  // dash and bash both take `ulimit -d`; exec keeps the pid, so the limit is ffmpeg's own.
+  const child = spawn(
+    '/bin/sh',
+    ['-c', `ulimit -d ${limitKb} && exec "$@"`, 'sh', options.ffmpegPath, ...args],
+    { env: FFMPEG_ENV, stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  const pid = child.pid;
+  if (pid !== undefined) options.runningPids?.add(pid);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+    (resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code, signal) => {
+        if (pid !== undefined) options.runningPids?.delete(pid);
+        resolve({ code, signal });
+      });
+    },
+  );
+  // ffmpeg stopping early (an error) closes its stdin: what we still write goes nowhere.
+  child.stdin.on('error', () => {});
+  const writeAll = async () => {
+    for (const index of sequence) {
+      if (child.stdin.destroyed) return;
+      const frame = frames.data.subarray(index * frameBytes, (index + 1) * frameBytes);
+      if (!child.stdin.write(frame)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            child.stdin.off('drain', done);
+            child.stdin.off('close', done);
+            resolve();
+          };
+          child.stdin.on('drain', done);
+          child.stdin.on('close', done);
+        });
+      }
+    }
+    child.stdin.end();
+  };
+  const [{ code, signal }] = await Promise.all([exited, writeAll()]);
+  if (code !== 0) {
+    const detail = stderr.trim().split('\n').slice(-3).join('; ') || `${signal ?? code}`;
+    throw new Error(`ffmpeg could not encode the ${codec} video (${detail})`);
+  }
+  return { frames: sequence.length, durationMs: sequence.length * unitMs };
+}

@@ -1,0 +1,133 @@
+import { PgBoss } from 'pg-boss';
+import type { Db, Job, Queue } from 'pg-boss';
+import type { DatabaseHandle } from '../db/client.ts';
+
+/**
+ * Runs SQL for pg-boss: on the pool, or on one transaction's connection so a job is sent with
+ * the rows it is about. It answers what node-postgres answers (an array of results for several
+ * statements in one query, which pg-boss needs whole).
+ */
+export type SqlExecutor = Pick<Db, 'executeSql'>;
+
+export interface JobLogger {
+  warn: (object: object, message?: string) => void;
+  error: (object: object, message?: string) => void;
+}
+
+export interface SendJobOptions {
+  /** Send inside this transaction: the job exists exactly when the transaction commits. */
+  db?: SqlExecutor;
+  /** Higher first. */
+  priority?: number;
+}
+
+export interface WorkOptions {
+  /** Jobs of this queue this process runs at once. */
+  concurrency: number;
+  /** How often an idle worker looks for work (seconds, at least 0.5). */
+  pollingIntervalSeconds?: number;
+}
+
+export type JobHandler<T> = (data: T, job: Job<T>) => Promise<void>;
+
+/**
+ * The durable job queue (docs/architecture.md, "Jobs"): pg-boss in the app's own PostgreSQL,
+ * in the `pgboss` schema it manages. A job survives restarts and kill -9 (one that stops
+ * sending heartbeats is retried), and every process started on the database shares the work.
+ * Created per app, started and stopped with it.
+ */
+export interface JobQueue {
+  start(): Promise<void>;
+  /** Stops fetching, waits (up to `timeoutMs`) for running handlers, then lets go. */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Creates a queue once per app (pg-boss needs it before a job is sent to it). */
+  createQueue(name: string, options?: Omit<Queue, 'name'>): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendJobOptions): Promise<string | null>;
+  work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
+  /** Jobs of a queue waiting to run (created, or waiting to be retried). */
+  countQueued(name: string): Promise<number>;
+  /** Jobs of a queue this process is running now. */
+  countRunning(name: string): number;
+}
+
+/** pg-boss's statements run on the app's pool: no second set of connections to size. */
+function poolExecutor(database: DatabaseHandle): SqlExecutor {
+  return {
+    executeSql: (text: string, values?: unknown[]) => database.pool.query(text, values),
+  };
+}
+
+export function createJobQueue(deps: {
+  database: DatabaseHandle;
+  log?: JobLogger;
+  /** pg-boss's schema; tests may give each app its own. */
+  schema?: string;
+}): JobQueue {
+  const boss = new PgBoss({
+    db: poolExecutor(deps.database),
+    schema: deps.schema ?? 'pgboss',
+    // No cron schedules here; maintenance (expiring, retrying, deleting old jobs) stays on.
+    schedule: false,
+    registerInstance: false,
+    openTelemetry: { enabled: false },
+  });
+  boss.on('error', (error) => deps.log?.error({ err: error }, 'job queue error'));
+  const running = new Map<string, number>();
+  const queues = new Map<string, Promise<void>>();
+  let isStarted = false;
+
+  return {
+    async start() {
+      if (isStarted) return;
+      await boss.start();
+      isStarted = true;
+    },
+    async stop(options = {}) {
+      if (!isStarted) return;
+      isStarted = false;
+      await boss.stop({ graceful: true, close: true, timeout: options.timeoutMs ?? 10_000 });
+    },
+    createQueue(name, options) {
+      let created = queues.get(name);
+      if (!created) {
+        created = boss.createQueue(name, options);
+        queues.set(name, created);
+        created.catch(() => queues.delete(name));
+      }
+      return created;
+    },
+    async send(name, data, options = {}) {
+      return boss.send(name, data, {
+        ...(options.db ? { db: options.db } : {}),
+        ...(options.priority !== undefined ? { priority: options.priority } : {}),
+      });
+    },
+    async work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>) {
+      await boss.work<T>(
+        name,
+        {
+          localConcurrency: Math.max(1, options.concurrency),
+          batchSize: 1,
+          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+        },
+        async (jobs: Job<T>[]) => {
+          for (const job of jobs) {
+            running.set(name, (running.get(name) ?? 0) + 1);
+            try {
+              await handler(job.data, job);
+            } finally {
+              running.set(name, (running.get(name) ?? 1) - 1);
+            }
+          }
+        },
+      );
+    },
+    async countQueued(name) {
+      const queued = await boss.findJobs(name, { queued: true, limit: 100_000 });
+      return queued.length;
+    },
+    countRunning(name) {
+      return running.get(name) ?? 0;
+    },
+  };
+}
