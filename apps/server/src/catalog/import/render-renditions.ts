@@ -729,9 +729,24 @@ export class MediaRenderer {
     return this.renderImage('downsized', 'gif', fitWidth(this.fullSize, 100));
   }
 
-  /** GIPHY's `downsized_small`: the largest video under 200 KB, 480 px at most. */
+  /**
+   * GIPHY's `downsized_small`: the largest video under 200 KB, 480 px at most. The first size
+   * tried is estimated from the original video's bytes per pixel, so one encode usually does.
+   */
   private async renderSmallVideo(format: 'mp4' | 'webm'): Promise<RenderedFile | undefined> {
-    let side = Math.min(480, Math.max(this.info.width, this.info.height));
+    const longest = Math.max(this.info.width, this.info.height);
+    const original = await this.get('original', format);
+    if (original && original.bytes < DOWNSIZED_SMALL_MAX_BYTES && longest <= 480) {
+      return this.copy(original, 'downsized_small');
+    }
+    let side = Math.min(480, longest);
+    if (original) {
+      const scale = Math.sqrt((DOWNSIZED_SMALL_MAX_BYTES * 0.8) / original.bytes);
+      side = Math.max(
+        48,
+        Math.min(side, Math.floor(Math.max(original.width, original.height) * scale)),
+      );
+    }
     let crf: number | undefined;
     for (let attempt = 0; attempt < 4; attempt += 1) {
       const rendered = await this.renderVideo('downsized_small', format, {

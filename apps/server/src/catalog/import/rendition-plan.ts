@@ -75,7 +75,9 @@ export function planRenditions(kind: ItemKind): PlannedRendition[] {
   if (kind.isAnimated) {
     add('later', 'downsized_small', ...video);
     add('later', 'preview', ...video);
-    add('later', 'looping', ...video);
+    // GIPHY's 15-second loop is for players that cannot loop an MP4 themselves; a transparent
+    // item's WebM plays where `loop` works, and 15 s of it cost seconds of VP8 for megabytes.
+    if (!kind.isTransparent) add('later', 'looping', ...video);
   }
   add('later', 'tiny', 'gif', 'webp', ...video);
   add('later', 'nano', 'gif', 'webp', ...video);
