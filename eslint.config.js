@@ -4,8 +4,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { flatConfigs as importXConfigs } from 'eslint-plugin-import-x';
+import importXPlugin from 'eslint-plugin-import-x';
 import { serverBoundaries } from './eslint/server-boundaries.js';
 import { webBoundaries } from './eslint/web-boundaries.js';
 
@@ -39,16 +39,18 @@ export default tseslint.config(
   {
     // Import cycles anywhere fail the lint (docs/architecture.md, "Boundaries").
     files: ['**/*.{ts,tsx}'],
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importXPlugin },
     settings: {
-      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
-      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
+      'import-x/extensions': importXConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importXConfigs.typescript.settings['import-x/parsers'],
+      // eslint-import-resolver-typescript 3.6 (enhanced-resolve): later versions need native
+      // resolver bindings that our package registry does not carry for every platform, and
+      // `npm ci` then refuses the lockfile (docs/architecture.md, "Runtime").
+      'import-x/resolver': {
+        typescript: {
           project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
+        },
+      },
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
