@@ -46,6 +46,11 @@ export interface JobQueue {
   work<T extends object>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;
   /** Jobs of a queue waiting to run (created, or waiting to be retried). */
   countQueued(name: string): Promise<number>;
+  /**
+   * Jobs of a queue not finished yet: waiting, or running in any process. A job whose process
+   * died counts until its missed heartbeats send it back to waiting (about half a minute).
+   */
+  countUnfinished(name: string): Promise<number>;
   /** Jobs of a queue this process is running now. */
   countRunning(name: string): number;
 }
@@ -63,9 +68,14 @@ export function createJobQueue(deps: {
   /** pg-boss's schema; tests may give each app its own. */
   schema?: string;
 }): JobQueue {
+  const schema = deps.schema ?? 'pgboss';
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
   const boss = new PgBoss({
     db: poolExecutor(deps.database),
-    schema: deps.schema ?? 'pgboss',
+    schema,
+    // Jobs of a process that died (missed heartbeats) go back to waiting within ~20 s.
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     // No cron schedules here; maintenance (expiring, retrying, deleting old jobs) stays on.
     schedule: false,
     registerInstance: false,
@@ -125,6 +135,14 @@ export function createJobQueue(deps: {
     async countQueued(name) {
       const queued = await boss.findJobs(name, { queued: true, limit: 100_000 });
       return queued.length;
+    },
+    async countUnfinished(name) {
+      // pg-boss has no call for this; its job table is plain SQL (state is an ordered enum).
+      const result = await deps.database.pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM ${schema}.job WHERE name = $1 AND state < 'completed'`,
+        [name],
+      );
+      return result.rows[0]?.count ?? 0;
     },
     countRunning(name) {
       return running.get(name) ?? 0;

@@ -39,11 +39,11 @@ export interface LaterRenditionsLogger {
 async function createRenditionsQueue(jobs: JobQueue): Promise<void> {
   await jobs.createQueue(RENDITIONS_QUEUE, {
     // A worker that dies (kill -9, a crash, a lost machine) stops beating: its job is retried.
-    heartbeatSeconds: 30,
+    heartbeatSeconds: 10,
     // A job waits in our decoder queue behind imports people are waiting for: allow for it.
     expireInSeconds: 3600,
     retryLimit: 3,
-    retryDelay: 30,
+    retryDelay: 5,
     retryBackoff: true,
   });
 }
@@ -181,8 +181,9 @@ export async function startRenditionWorker(
 }
 
 /**
- * Resolves once no rendition job is waiting and none runs here: the CLI import and the bench
- * wait for the rest of the renditions this way. Polls, since the queue lives in the database.
+ * Resolves once every rendition job is finished (done, or failed for good), whoever ran it:
+ * the CLI import and the bench wait for the rest of the renditions this way. Polls, since the
+ * queue lives in the database.
  */
 export async function waitForRenditionJobs(
   jobs: JobQueue,
@@ -191,7 +192,7 @@ export async function waitForRenditionJobs(
   await createRenditionsQueue(jobs);
   for (;;) {
     if (options.signal?.aborted) return;
-    const left = (await jobs.countQueued(RENDITIONS_QUEUE)) + jobs.countRunning(RENDITIONS_QUEUE);
+    const left = await jobs.countUnfinished(RENDITIONS_QUEUE);
     options.onProgress?.(left);
     if (left === 0) return;
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
