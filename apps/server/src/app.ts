@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Plugin } from './routes/v1/index.ts';
+import { v2Plugin } from './routes/v2/index.ts';
 import { createAppServices } from './services/app-services.ts';
 import type { AppDeps, AppDepsInput } from './services/app-services.ts';
 
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(healthRoutes);
   await app.register(apiPlugin, { prefix: '/api' });
   await app.register(v1Plugin, { prefix: '/v1' });
+  await app.register(v2Plugin, { prefix: '/v2' });
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(localIssuerRoutes, { prefix: '/oidc' });
   await app.register(spaRoutes, { distDir: options.webDistDir });

@@ -8,3 +8,4 @@ export * from './text-animate.ts';
 export * from './analytics.ts';
 export * from './favorites.ts';
 export * from './first-screen.ts';
+export * from './tenor.ts';

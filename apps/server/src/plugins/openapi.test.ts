@@ -78,6 +78,7 @@ describe('the API documents itself', () => {
         'GET /api/docs/openapi.json',
         'GET /api/docs/openapi.yaml',
         'OPTIONS /v1*',
+        'OPTIONS /v2*',
       ].sort(),
     );
   });

@@ -1,0 +1,195 @@
+import type { GiphyItem, Rating, TenorContentFilter } from '@sticky/contracts';
+import {
+  limits,
+  tenorErrorSchema,
+  tenorListParamsSchema,
+  tenorPostsParamsSchema,
+  tenorResultsSchema,
+  tenorSearchParamsSchema,
+} from '@sticky/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ItemType } from '../../catalog/query/items.ts';
+import { searchItemIds } from '../../catalog/query/search.ts';
+import { serializeItemsJson } from '../../catalog/query/serialize.ts';
+import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
+import type { AppError } from '../../lib/app-error.ts';
+import { toAppError } from '../../plugins/error-handler.ts';
+import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
+import { documentRoutesAs } from '../../plugins/openapi.ts';
+import { sessionUserPlugin } from '../../plugins/session.ts';
+import { registerV1Access } from '../v1/access.ts';
+import { toTenorResult } from './tenor-result.ts';
+
+/** Google's status names, which Tenor's errors carry beside the HTTP code. */
+const statusNames: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  414: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  503: 'UNAVAILABLE',
+};
+
+function toTenorErrorBody(error: AppError) {
+  return {
+    error: {
+      code: error.status,
+      message: error.message,
+      status: statusNames[error.status] ?? 'INTERNAL',
+    },
+  };
+}
+
+function sendTenorError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply.status(appError.status).send(toTenorErrorBody(appError));
+}
+
+const tenorErrorResponses = { '4xx': tenorErrorSchema, '5xx': tenorErrorSchema } as const;
+
+/** contentfilter → the highest rating shown (docs/api.md, "/v2 (Tenor)"). */
+const ratingByContentFilter: Record<TenorContentFilter, Rating> = {
+  off: 'r',
+  low: 'pg-13',
+  medium: 'pg',
+  high: 'g',
+};
+
+/**
+ * searchfilter → our item types: GIFs by default, stickers for `sticker`. Every item of ours
+ * moves, so `static` alone matches nothing.
+ */
+function typesOf(searchfilter: string | undefined): ItemType[] {
+  const parts = (searchfilter ?? '').split(',');
+  if (parts.includes('static')) return [];
+  return parts.includes('sticker') ? ['sticker'] : ['gif'];
+}
+
+/** `next`: the offset of the following page, or '' after the last one (never skips). */
+function nextPos(offset: number, shown: number, totalCount: number): string {
+  const next = offset + shown;
+  return shown > 0 && next < totalCount && next <= limits.maxOffset ? String(next) : '';
+}
+
+function resultsJson(items: GiphyItem[], mediaFilter: string[] | undefined, next: string) {
+  return { results: items.map((item) => toTenorResult(item, mediaFilter)), next };
+}
+
+const results = { 200: tenorResultsSchema, ...tenorErrorResponses };
+
+const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = app.deps;
+
+  app.get(
+    '/featured',
+    {
+      schema: {
+        summary: 'Featured (trending) GIFs or stickers, Tenor v2',
+        querystring: tenorListParamsSchema,
+        response: results,
+      },
+    },
+    async (request) => {
+      const params = request.query;
+      const types = typesOf(params.searchfilter);
+      const offset = Number(params.pos ?? 0);
+      if (types.length === 0) return { results: [], next: '' };
+      const page = await readTrendingPage(deps, {
+        types,
+        rating: ratingByContentFilter[params.contentfilter],
+        limit: params.limit,
+        offset,
+      });
+      const items = JSON.parse(page.data.json) as GiphyItem[];
+      return resultsJson(
+        items,
+        params.media_filter,
+        nextPos(offset, items.length, page.totalCount),
+      );
+    },
+  );
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        summary: 'Search GIFs or stickers, Tenor v2',
+        querystring: tenorSearchParamsSchema,
+        response: results,
+      },
+    },
+    async (request) => {
+      const params = request.query;
+      const types = typesOf(params.searchfilter);
+      const offset = Number(params.pos ?? 0);
+      if (types.length === 0) return { results: [], next: '' };
+      const page = await searchItemIds(deps, {
+        q: params.q,
+        types,
+        rating: ratingByContentFilter[params.contentfilter],
+        limit: params.limit,
+        offset,
+      });
+      const data = await serializeItemsJson(deps, page.rows);
+      const items = JSON.parse(data.json) as GiphyItem[];
+      return resultsJson(
+        items,
+        params.media_filter,
+        nextPos(offset, page.rows.length, page.totalCount),
+      );
+    },
+  );
+
+  app.get(
+    '/posts',
+    {
+      schema: {
+        summary: 'Items by id, Tenor v2',
+        querystring: tenorPostsParamsSchema,
+        response: results,
+      },
+    },
+    async (request) => {
+      const params = request.query;
+      const data = await serializeItemsJson(deps, params.ids);
+      const items = JSON.parse(data.json) as GiphyItem[];
+      return resultsJson(items, params.media_filter, '');
+    },
+  );
+};
+
+/** Tenor's `key` is our api_key: /v1's access rules read it under that name. */
+function acceptTenorKey(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query && query.api_key === undefined && typeof query.key === 'string') {
+      query.api_key = query.key;
+    }
+  });
+}
+
+/**
+ * Tenor v2-compatible API (docs/api.md, "/v2 (Tenor)"): Tenor's paths, parameters, result
+ * objects and errors, so a Tenor client works by changing its base URL. Who may call it is
+ * /v1's rule (session or a STICKY_API_KEYS key, CORS for keys only).
+ */
+export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
+  app.setErrorHandler((error, request, reply) => sendTenorError(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    sendTenorError(
+      request,
+      reply,
+      Object.assign(new Error(`Not found: ${request.url.split('?')[0]}`), { statusCode: 404 }),
+    ),
+  );
+  documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
+  await app.register(sessionUserPlugin);
+  acceptTenorKey(app);
+  await registerV1Access(app);
+  await app.register(nulParametersPlugin);
+  await app.register(tenorRoutes);
+};

@@ -1,0 +1,139 @@
+import { tenorErrorSchema, tenorResultsSchema } from '@sticky/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test-support/app.ts';
+import type { TestApp } from '../../test-support/app.ts';
+import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+
+describe('/v2 (Tenor v2)', () => {
+  let testApp: TestApp;
+  let ids: string[];
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ STICKY_API_KEYS: 'tenor-key' });
+    ids = await insertCatalogItems(testApp.database, [
+      ...Array.from({ length: 7 }, (_, index) => ({
+        title: `Cat number ${index}`,
+        tags: ['cat'],
+        trendScore: 10 + index,
+        hasMp4: true,
+        altText: `A cat, number ${index}`,
+      })),
+      { title: 'Spicy cat', tags: ['cat'], trendScore: 100, rating: 'r' as const },
+      { title: 'Cat sticker', tags: ['cat'], type: 'sticker' as const, trendScore: 5 },
+    ]);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const get = async (url: string) => {
+    const response = await testApp.app.inject({ method: 'GET', url });
+    return { status: response.statusCode, body: response.json(), headers: response.headers };
+  };
+
+  it('answers 401 in Tenor error shape without a key, 400 for a bad value', async () => {
+    for (const url of ['/v2/featured', '/v2/search?q=cat', '/v2/search?q=cat&key=wrong']) {
+      const { status, body } = await get(url);
+      expect(status).toBe(401);
+      expect(tenorErrorSchema.parse(body).error).toMatchObject({
+        code: 401,
+        status: 'UNAUTHENTICATED',
+      });
+    }
+    for (const url of [
+      '/v2/search?key=tenor-key&q=cat&limit=51',
+      '/v2/search?key=tenor-key&q=cat&contentfilter=extreme',
+      '/v2/search?key=tenor-key&q=cat&pos=abc',
+      '/v2/search?key=tenor-key',
+      '/v2/featured?key=tenor-key&searchfilter=gifs',
+    ]) {
+      const { status, body } = await get(url);
+      expect(status, url).toBe(400);
+      expect(tenorErrorSchema.parse(body).error).toMatchObject({
+        code: 400,
+        status: 'INVALID_ARGUMENT',
+      });
+    }
+    const missing = await get('/v2/nothing-here?key=tenor-key');
+    expect(missing.status).toBe(404);
+    expect(tenorErrorSchema.parse(missing.body).error.code).toBe(404);
+  });
+
+  it('pages search with pos from next, never repeating or skipping, unknown params ignored', async () => {
+    const seen: string[] = [];
+    let pos = '';
+    for (let page = 0; page < 10; page += 1) {
+      const { status, body } = await get(
+        `/v2/search?key=tenor-key&client_key=app&locale=en_US&whatever=1&q=cat&limit=3${pos ? `&pos=${pos}` : ''}`,
+      );
+      expect(status).toBe(200);
+      const parsed = tenorResultsSchema.parse(body);
+      seen.push(...parsed.results.map((result) => result.id));
+      pos = parsed.next;
+      if (!pos) break;
+    }
+    const gifIds = ids.slice(0, 8);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...gifIds].sort());
+  });
+
+  it('maps contentfilter to ratings and searchfilter to stickers', async () => {
+    const high = tenorResultsSchema.parse(
+      (await get('/v2/featured?key=tenor-key&contentfilter=high&limit=50')).body,
+    );
+    expect(high.results.map((result) => result.title)).not.toContain('Spicy cat');
+    expect(high.results).toHaveLength(7);
+    const off = tenorResultsSchema.parse((await get('/v2/featured?key=tenor-key&limit=50')).body);
+    expect(off.results[0]?.title).toBe('Spicy cat');
+    expect(off.next).toBe('');
+    const stickers = tenorResultsSchema.parse(
+      (await get('/v2/featured?key=tenor-key&searchfilter=sticker')).body,
+    );
+    expect(stickers.results.map((result) => result.title)).toEqual(['Cat sticker']);
+    expect(stickers.results[0]?.flags).toEqual(['sticker']);
+    expect(stickers.results[0]?.media_formats.gif_transparent?.url).toMatch(/\.gif$/);
+    const statics = tenorResultsSchema.parse(
+      (await get('/v2/featured?key=tenor-key&searchfilter=static')).body,
+    );
+    expect(statics.results).toEqual([]);
+  });
+
+  it("gives Tenor's result object, formats from real renditions of the right type", async () => {
+    const { body } = await get(`/v2/posts?key=tenor-key&ids=${ids[0]},${ids[8]}`);
+    const [gif, sticker] = tenorResultsSchema.parse(body).results;
+    expect(gif).toMatchObject({
+      id: ids[0],
+      title: 'Cat number 0',
+      content_description: 'A cat, number 0',
+      tags: ['cat'],
+      hasaudio: false,
+      flags: [],
+    });
+    expect(gif!.itemurl).toMatch(/\/gif\//);
+    expect(gif!.created).toBeGreaterThan(1_000_000_000);
+    const formats = gif!.media_formats;
+    expect(formats.gif?.url).toMatch(/original\.gif$/);
+    expect(formats.tinygif).toMatchObject({ dims: [200, expect.any(Number)] });
+    expect(formats.tinygif?.url).toMatch(/fixed_width\.gif$/);
+    expect(formats.tinymp4?.url).toMatch(/fixed_width\.mp4$/);
+    expect(formats.gif?.size).toBeGreaterThan(0);
+    // No transparent formats for a GIF, and no nano GIF without a rendition that small.
+    expect(formats.gif_transparent).toBeUndefined();
+    expect(formats.nanogif).toBeUndefined();
+    expect(sticker?.id).toBe(ids[8]);
+
+    const filtered = tenorResultsSchema.parse(
+      (await get(`/v2/posts?key=tenor-key&ids=${ids[0]}&media_filter=gif,tinygif`)).body,
+    );
+    expect(Object.keys(filtered.results[0]!.media_formats).sort()).toEqual(['gif', 'tinygif']);
+  });
+
+  it('sends CORS to a keyed caller as /v1 does', async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: '/v2/featured?key=tenor-key',
+      headers: { origin: 'https://chat.example' },
+    });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+});
