@@ -1,24 +1,25 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
+import { summarizeMp4 } from '../../test-support/media.ts';
+import { describeWithSharedData, sharedPath } from '../../test-support/shared-data.ts';
+import { createJobQueue } from '../../jobs/job-queue.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
 import { isContentAddressedPath } from '../media-paths.ts';
+import { playedDelayMs } from './encode-video.ts';
 import { collectImportSources, importSources } from './import-folder.ts';
 import type { ImportResult } from './import-folder.ts';
 import { importMedia } from './import-media.ts';
+import { makeLaterRenditions } from './later-renditions.ts';
 import { closeMediaProcessors } from './media-processor.ts';
+import { planRenditions } from './rendition-plan.ts';
 
-const sharedData = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../../shared/data',
-);
-const gifsDir = path.join(sharedData, 'gifs');
-const hasGifs = fs.existsSync(path.join(gifsDir, 'manifest.json'));
+const gifsDir = sharedPath('data', 'gifs');
 
 interface ManifestItem {
   file: string;
@@ -71,38 +72,45 @@ interface RenditionRow {
   path: string;
 }
 
-const ANIMATED_NAMES = ['original', 'fixed_width', 'fixed_width_small', 'fixed_height'];
-const STILL_NAMES = ['original_still', 'fixed_width_still', 'fixed_height_still'];
-
-describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
+describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.json'], () => {
   let testApp: TestApp;
+  let jobs: JobQueue;
   let manifest: ManifestItem[];
   let results: ImportResult[];
-  let seconds: number;
   const items = new Map<string, ItemRow>();
   const renditionsOf = new Map<string, RenditionRow[]>();
 
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    manifest = (
-      JSON.parse(fs.readFileSync(path.join(gifsDir, 'manifest.json'), 'utf8')) as {
-        items: ManifestItem[];
-      }
-    ).items;
-    const { sources } = await collectImportSources([gifsDir]);
-    const started = Date.now();
-    results = await importSources({ config: testApp.config, database: testApp.database }, sources);
-    seconds = (Date.now() - started) / 1000;
+  const loadRows = async () => {
     const itemRows = await testApp.database.pool.query<ItemRow>('SELECT * FROM items');
     for (const row of itemRows.rows) items.set(row.sha256, row);
+    renditionsOf.clear();
     const renditionRows = await testApp.database.pool.query<RenditionRow>(
       'SELECT * FROM renditions',
     );
     for (const row of renditionRows.rows) {
       renditionsOf.set(row.item_id, [...(renditionsOf.get(row.item_id) ?? []), row]);
     }
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    jobs = createJobQueue({ database: testApp.database });
+    await jobs.start();
+    manifest = (
+      JSON.parse(fs.readFileSync(path.join(gifsDir, 'manifest.json'), 'utf8')) as {
+        items: ManifestItem[];
+      }
+    ).items;
+    const { sources } = await collectImportSources([gifsDir]);
+    // As the CLI does: every item stored once its tiles exist, the rest queued as jobs.
+    results = await importSources(
+      { config: testApp.config, database: testApp.database, jobs },
+      sources,
+    );
+    await loadRows();
   }, 1_200_000);
   afterAll(async () => {
+    await jobs?.stop();
     await closeMediaProcessors();
     await testApp?.close();
   });
@@ -111,13 +119,18 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
   const rendition = (entry: ManifestItem, name: string, format: string) =>
     renditionsOf.get(itemOf(entry).id)!.find((row) => row.name === name && row.format === format)!;
   const fileOf = (row: RenditionRow) => path.join(testApp.config.mediaDir, row.path);
+  const kindOf = (entry: ManifestItem) => ({
+    sourceFormat: entry.format,
+    isAnimated: entry.frames > 1,
+    isTransparent: entry.type !== 'gif',
+  });
+  const namesOf = (entry: ManifestItem) =>
+    renditionsOf
+      .get(itemOf(entry).id)!
+      .map((row) => `${row.name}.${row.format}`)
+      .sort();
 
   it('imports every file', () => {
-    const megabytes = results.reduce((sum, result) => sum + result.bytes, 0) / (1024 * 1024);
-    console.log(
-      `imported ${results.length} files, ${megabytes.toFixed(1)} MB in ${seconds.toFixed(1)} s: ` +
-        `${(results.length / seconds).toFixed(2)} files/s, ${(megabytes / seconds).toFixed(2)} MB/s`,
-    );
     const failed = results.filter((result) => result.outcome.status !== 'imported');
     expect(failed).toEqual([]);
     expect(results).toHaveLength(manifest.length);
@@ -167,45 +180,41 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
     }
   });
 
-  it('makes every GIPHY rendition, GIF and WebP, with the right sizes', () => {
+  it('makes what the grid and the item page show before the item appears, at the right sizes', () => {
     for (const entry of manifest) {
-      const rows = renditionsOf.get(itemOf(entry).id)!;
-      const names = new Set(rows.map((row) => `${row.name}.${row.format}`));
-      for (const name of [...ANIMATED_NAMES, ...STILL_NAMES, 'preview_gif']) {
-        expect(names.has(`${name}.gif`), `${entry.file} ${name}.gif`).toBe(true);
-        expect(names.has(`${name}.webp`), `${entry.file} ${name}.webp`).toBe(true);
-      }
-      expect(names.has('downsized.gif'), entry.file).toBe(true);
+      const ready = planRenditions(kindOf(entry))
+        .filter((planned) => planned.tier === 'ready')
+        .map((planned) => `${planned.name}.${planned.format}`)
+        .sort();
+      expect(namesOf(entry), entry.file).toEqual(ready);
       const fixedWidth = Math.min(200, entry.width);
-      const small = Math.min(100, entry.width);
       const fixedHeight = Math.min(200, entry.height);
-      for (const format of ['gif', 'webp']) {
-        const label = `${entry.file} ${format}`;
-        expect(rendition(entry, 'original', format), label).toMatchObject({
-          width: entry.width,
-          height: entry.height,
-        });
-        for (const name of ['fixed_width', 'fixed_width_still']) {
-          expect(rendition(entry, name, format), `${label} ${name}`).toMatchObject({
-            width: fixedWidth,
-            height: Math.round((entry.height * fixedWidth) / entry.width),
-          });
-        }
-        expect(rendition(entry, 'fixed_width_small', format), label).toMatchObject({
-          width: small,
-          height: Math.round((entry.height * small) / entry.width),
-        });
-        for (const name of ['fixed_height', 'fixed_height_still']) {
-          expect(rendition(entry, name, format), `${label} ${name}`).toMatchObject({
-            width: Math.round((entry.width * fixedHeight) / entry.height),
-            height: fixedHeight,
+      const sizes = {
+        fixed_width: {
+          width: fixedWidth,
+          height: Math.round((entry.height * fixedWidth) / entry.width),
+        },
+        fixed_height: {
+          width: Math.round((entry.width * fixedHeight) / entry.height),
+          height: fixedHeight,
+        },
+      };
+      expect(rendition(entry, 'original', entry.format)).toMatchObject({
+        width: entry.width,
+        height: entry.height,
+      });
+      for (const [name, size] of Object.entries(sizes)) {
+        const label = `${entry.file} ${name}`;
+        expect(rendition(entry, name, 'webp'), label).toMatchObject(size);
+        expect(rendition(entry, `${name}_still`, 'gif'), label).toMatchObject(size);
+        if (entry.type === 'gif') {
+          // H.264's 4:2:0 needs even sides.
+          expect(rendition(entry, name, 'mp4'), label).toMatchObject({
+            width: size.width - (size.width % 2),
+            height: size.height - (size.height % 2),
           });
         }
       }
-      expect(Number(rendition(entry, 'downsized', 'gif').bytes)).toBeLessThan(2 * 1024 * 1024);
-      const preview = rendition(entry, 'preview_gif', 'gif');
-      expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(150);
-      expect(Number(preview.bytes), entry.file).toBeLessThan(150 * 1024);
     }
   });
 
@@ -219,6 +228,14 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
         expect(path.basename(row.path)).toBe(
           `${sha256}.${row.format === 'jpeg' ? 'jpg' : row.format}`,
         );
+        if (row.format === 'mp4') {
+          const summary = summarizeMp4(bytes);
+          expect(summary.topLevel.indexOf('moov'), row.path).toBeLessThan(
+            summary.topLevel.indexOf('mdat'),
+          );
+          expect(summary.samples, row.path).toBe(row.frames);
+          continue;
+        }
         const metadata = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
         expect(metadata.format, row.path).toBe(row.format);
         expect(metadata.width, row.path).toBe(row.width);
@@ -234,23 +251,28 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
     for (const entry of manifest) {
       const item = itemOf(entry);
       expect(rendition(entry, 'original', entry.format).frames).toBe(entry.frames);
-      for (const name of ['fixed_width', 'fixed_width_small', 'fixed_height']) {
-        for (const format of ['gif', 'webp']) {
-          const row = rendition(entry, name, format);
-          const label = `${entry.file} ${name}.${format}`;
-          // Identical consecutive frames are merged (their delays added up): never more frames.
-          expect(row.frames, label).toBeGreaterThan(1);
-          expect(row.frames, label).toBeLessThanOrEqual(entry.frames);
-          const metadata = await sharp(fileOf(row), { animated: true }).metadata();
-          const duration = (metadata.delay ?? []).reduce((sum, delay) => sum + delay, 0);
-          expect(Math.abs(duration - item.duration_ms), label).toBeLessThanOrEqual(
-            entry.frames * 10,
-          );
-          // sharp counts plays (0 = forever); the manifest counts GIF repeats.
-          const plays = entry.loop === null ? 1 : entry.loop === 0 ? 0 : entry.loop + 1;
-          if (entry.format === 'gif') expect(metadata.loop, label).toBe(plays);
+      for (const name of ['fixed_width', 'fixed_height']) {
+        const row = rendition(entry, name, 'webp');
+        const label = `${entry.file} ${name}.webp`;
+        // Identical consecutive frames are merged (their delays added up): never more frames.
+        expect(row.frames, label).toBeGreaterThan(1);
+        expect(row.frames, label).toBeLessThanOrEqual(entry.frames);
+        const metadata = await sharp(fileOf(row), { animated: true }).metadata();
+        const duration = (metadata.delay ?? []).reduce((sum, delay) => sum + delay, 0);
+        expect(Math.abs(duration - item.duration_ms), label).toBeLessThanOrEqual(entry.frames * 10);
+        // sharp counts plays (0 = forever); the manifest counts GIF repeats.
+        const plays = entry.loop === null ? 1 : entry.loop === 0 ? 0 : entry.loop + 1;
+        if (entry.format === 'gif') expect(metadata.loop, label).toBe(plays);
+        if (entry.type === 'gif') {
+          // The video plays as long as the animation (each frame's time, as browsers play it).
+          const mp4 = summarizeMp4(fs.readFileSync(fileOf(rendition(entry, name, 'mp4'))));
+          const delays = metadata.delay ?? [];
+          const played = delays.reduce((sum, delay) => sum + playedDelayMs(delay), 0);
+          expect(Math.abs(mp4.durationMs - played), `${label} mp4`).toBeLessThanOrEqual(20);
         }
-        for (const name of STILL_NAMES) expect(rendition(entry, name, 'gif').frames).toBe(1);
+      }
+      for (const name of ['original_still', 'fixed_width_still', 'fixed_height_still']) {
+        expect(rendition(entry, name, 'gif').frames).toBe(1);
       }
     }
   });
@@ -262,7 +284,11 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
     expect(stickers.length).toBeGreaterThan(50);
     for (const entry of stickers) {
       for (const format of ['webp', 'gif']) {
-        const row = rendition(entry, 'fixed_width', format);
+        const row = rendition(
+          entry,
+          format === 'webp' ? 'fixed_width' : 'fixed_width_still',
+          format,
+        );
         const { data, info } = await sharp(fileOf(row), { pages: 1 })
           .ensureAlpha()
           .raw()
@@ -279,6 +305,35 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
     }
   });
 
+  it('makes every other rendition by job: a screen recording, a GIF sticker, a WebP sticker', async () => {
+    const picks = [
+      'vhs-bubbletea-spinner.gif',
+      'noto-grinning-face-1f600.gif',
+      'fluent-alien-1f47d.webp',
+    ];
+    for (const file of picks) {
+      const entry = manifest.find((candidate) => candidate.file === file)!;
+      const outcome = await makeLaterRenditions(
+        { config: testApp.config, database: testApp.database },
+        itemOf(entry).id,
+      );
+      expect(outcome, file).toMatchObject({ status: 'made' });
+    }
+    await loadRows();
+    for (const file of picks) {
+      const entry = manifest.find((candidate) => candidate.file === file)!;
+      const all = planRenditions(kindOf(entry))
+        .map((planned) => `${planned.name}.${planned.format}`)
+        .sort();
+      expect(namesOf(entry), file).toEqual(all);
+      expect(Number(rendition(entry, 'downsized', 'gif').bytes)).toBeLessThan(2 * 1024 * 1024);
+      const preview = rendition(entry, 'preview_gif', 'gif');
+      expect(Math.max(preview.width, preview.height)).toBeLessThanOrEqual(150);
+      const small = rendition(entry, 'downsized_small', entry.type === 'gif' ? 'mp4' : 'webm');
+      expect(Number(small.bytes), file).toBeLessThan(200 * 1024);
+    }
+  }, 300_000);
+
   it('skips a file whose content is already in the catalog', async () => {
     const entry = manifest[0]!;
     const bytes = fs.readFileSync(path.join(gifsDir, entry.file));
@@ -290,8 +345,4 @@ describe.skipIf(!hasGifs)('importing ../shared/data/gifs', () => {
     const count = await testApp.database.pool.query('SELECT count(*)::int AS n FROM items');
     expect(count.rows[0].n).toBe(manifest.length);
   });
-});
-
-describe.skipIf(hasGifs)('importing ../shared/data/gifs', () => {
-  it('is skipped: ../shared/data/gifs is absent', () => {});
 });
