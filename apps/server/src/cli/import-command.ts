@@ -164,7 +164,8 @@ async function run(args: string[]): Promise<number> {
     console.log(formatSummary(summary));
     const rest = new cliProgress.SingleBar(
       {
-        format: 'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
+        format:
+          'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
         hideCursor: true,
         clearOnComplete: true,
       },
