@@ -95,8 +95,8 @@ export const renditionFallbacks: Record<RenditionName, readonly RenditionName[]>
 };
 
 /**
- * Renditions of our own for Tenor's formats (docs/api.md, "/v2"): `tiny` about 220 px wide,
- * `nano` about 90 px high. Stored beside GIPHY's, never sent in `/v1`.
+ * Renditions of our own for Tenor's formats (docs/api.md, "/v2 (Tenor)"): `tiny` about 220 px
+ * wide, `nano` about 90 px high. Stored beside GIPHY's, never sent in `/v1`.
  */
 export const extraRenditionNames = ['tiny', 'nano'] as const;
 export type ExtraRenditionName = (typeof extraRenditionNames)[number];
