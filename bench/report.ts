@@ -443,11 +443,13 @@ function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefin
     `**Import of \`${r.folder}\`** (\`importSources\`, as \`npm run sticky -- import\` does; a fresh DATA_DIR each run; RSS of the importer and its decoder processes, sampled every 100 ms, PostgreSQL apart):\n\n` +
       table(
         [
+          'renditions made',
           'workers',
           'files',
           'MB',
-          'seconds',
+          'seconds until visible',
           'files/s',
+          'seconds until every rendition',
           'MB/s',
           'median file',
           'peak RSS (Node)',
@@ -457,13 +459,15 @@ function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefin
           '÷ 1 worker',
         ],
         [...r.runs]
-          .sort((a, b) => a.workers - b.workers)
+          .sort((a, b) => (a.mode ?? '').localeCompare(b.mode ?? '') || a.workers - b.workers)
           .map((run) => [
+            run.mode === 'all-up-front' ? 'all up front (before)' : 'tiles first, rest by jobs',
             run.workers,
             run.files,
             run.megabytes,
             run.seconds,
             run.filesPerSecond,
+            run.allSeconds ?? '–',
             run.megabytesPerSecond,
             `${(run.medianFileMs / 1000).toFixed(1)} s`,
             `${fmtMb(run.memory.peakNodeRssBytes)} (${(run.peakRssOverMemory * 100).toFixed(1)}% of RAM)`,

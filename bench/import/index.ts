@@ -29,9 +29,9 @@ export interface ImportRun {
   seconds: number;
   filesPerSecond: number;
   megabytesPerSecond: number;
-  /** Until every rendition of every item is made (the job queue drained). */
-  allSeconds: number;
-  allFilesPerSecond: number;
+  /** Until every rendition of every item is made (the job queue drained); null: not waited for. */
+  allSeconds: number | null;
+  allFilesPerSecond: number | null;
   renditions: number;
   imported: number;
   duplicates: number;
@@ -97,7 +97,7 @@ interface ImportChildOutput {
   files: number;
   bytes: number;
   seconds: number;
-  allSeconds: number;
+  allSeconds: number | null;
   renditions: number;
   imported: number;
   duplicates: number;
@@ -262,8 +262,9 @@ export async function runImportBench(
         seconds: round(output.seconds, 1),
         filesPerSecond: round(output.files / output.seconds, 3),
         megabytesPerSecond: round(megabytes / output.seconds, 3),
-        allSeconds: round(output.allSeconds, 1),
-        allFilesPerSecond: round(output.files / output.allSeconds, 3),
+        allSeconds: output.allSeconds === null ? null : round(output.allSeconds, 1),
+        allFilesPerSecond:
+          output.allSeconds === null ? null : round(output.files / output.allSeconds, 3),
         renditions: output.renditions,
         imported: output.imported,
         duplicates: output.duplicates,

@@ -21,8 +21,8 @@ export interface ProcessorOptions {
   wallFactor?: number;
   /**
    * A decoder (with its encoders) using more memory than this is killed and the file rejected.
-   * It is sampled every 100 ms; a hard limit (RLIMIT_DATA) a quarter above it stops a spike
-   * between two samples.
+   * It is sampled every 100 ms; a hard limit (RLIMIT_DATA, hardMemoryLimitBytes) stops a
+   * spike between two samples.
    */
   maxMemoryBytes?: number;
   /** Children exit after this long without work; the next file starts a new one. */
@@ -167,6 +167,15 @@ export function buildWorkerEnv(
 }
 
 /**
+ * The hard limit (RLIMIT_DATA) of a decoder process: its sampled budget and a quarter, plus
+ * what an idle Node worker already counts there without using it (thread stacks, V8's and
+ * glibc's reservations: 640 MB measured for 69 MB resident).
+ */
+export function hardMemoryLimitBytes(maxMemoryBytes: number): number {
+  return Math.ceil(maxMemoryBytes * 1.25) + 1024 * 1024 * 1024;
+}
+
+/**
  * A phase's CPU allowance over the ready one's: the later renditions include full-size and
  * 15-second videos, several times the work of the tiles.
  */
@@ -263,7 +272,7 @@ export class MediaProcessor {
 
   private spawn(slot: Slot): void {
     const cpus = Math.max(1, os.availableParallelism());
-    const hardLimitKb = Math.ceil((this.maxMemoryBytes * 1.25) / 1024);
+    const hardLimitKb = Math.ceil(hardMemoryLimitBytes(this.maxMemoryBytes) / 1024);
     // A shell sets the hard limit and execs Node in its place (same pid, same IPC channel).
     const child = spawn(
       '/bin/sh',

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAnimation } from '../../test-support/media.ts';
+import { encodeVideo } from './encode-video.ts';
+import { hardMemoryLimitBytes, listDescendants, MediaProcessor } from './media-processor.ts';
+
+const limits = {
+  maxBytes: 10 * 1024 * 1024,
+  maxPixels: 1024 * 1024,
+  maxFrames: 100,
+  maxDurationMs: 60_000,
+};
+
+/** `Max data size` of a process, in bytes (its RLIMIT_DATA), from /proc. */
+function dataLimit(pid: number): number {
+  const line = fs
+    .readFileSync(`/proc/${pid}/limits`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('Max data size'))!;
+  return Number(line.split(/\s{2,}/)[2]);
+}
+
+function environmentOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
+
+const secrets = {
+  SESSION_SECRET: 'a-session-secret-nobody-else-may-read-0123456789',
+  DATABASE_URL: 'postgres://user:password@db.example/sticky',
+  GOOGLE_CLIENT_SECRET: 'google-client-secret',
+};
+
+describe('decoder and encoder processes', () => {
+  let workDir: string;
+  const saved: Record<string, string | undefined> = {};
+
+  beforeAll(() => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-processor-'));
+    // As in a server: secrets in the environment of the process that starts the children.
+    for (const [name, value] of Object.entries(secrets)) {
+      saved[name] = process.env[name];
+      process.env[name] = value;
+    }
+  });
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('starts decoders with no secret in their environment and a hard memory limit', async () => {
+    const maxMemoryBytes = 512 * 1024 * 1024;
+    const processor = new MediaProcessor({ workers: 1, maxMemoryBytes, idleMs: 60_000 });
+    try {
+      const outputDir = fs.mkdtempSync(path.join(workDir, 'out-'));
+      const result = await processor.process({
+        bytes: await makeAnimation({ frames: 3, width: 32 }),
+        limits,
+        outputDir,
+        isTransparent: false,
+        ffmpegPath: undefined,
+        phase: 'ready',
+      });
+      expect(result.ok ? 'ok' : result.reason).toBe('ok');
+      // The idle decoder is still there: read what the kernel says about it.
+      const decoders = listDescendants(process.pid).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('media-worker.ts');
+        } catch {
+          return false;
+        }
+      });
+      expect(decoders).toHaveLength(1);
+      const environment = environmentOf(decoders[0]!);
+      for (const name of Object.keys(secrets)) expect(environment[name], name).toBeUndefined();
+      expect(environment.MALLOC_ARENA_MAX).toBe('2');
+      // Set by the kernel, so a spike between two samples cannot run away.
+      expect(dataLimit(decoders[0]!)).toBe(
+        Math.ceil(hardMemoryLimitBytes(maxMemoryBytes) / 1024) * 1024,
+      );
+      expect(dataLimit(decoders[0]!)).toBeLessThan(2 * 1024 * 1024 * 1024);
+    } finally {
+      await processor.close();
+    }
+  });
+
+  it('starts ffmpeg with an empty environment and a hard memory limit of its own', async () => {
+    // A stand-in for ffmpeg that writes down what it was given, then fails as ffmpeg would.
+    const record = path.join(workDir, 'ffmpeg-saw.txt');
+    const fake = path.join(workDir, 'fake-ffmpeg.sh');
+    fs.writeFileSync(
+      fake,
+      `#!/bin/sh\n{ env; echo "DATA_LIMIT=$(ulimit -d)"; } > ${JSON.stringify(record)}\necho 'no such codec' >&2\nexit 1\n`,
+      { mode: 0o755 },
+    );
+    await expect(
+      encodeVideo({
+        ffmpegPath: fake,
+        codec: 'h264',
+        frames: {
+          data: Buffer.alloc(4 * 4 * 4 * 2),
+          width: 4,
+          height: 4,
+          frames: 2,
+          delays: [100, 100],
+        },
+        outputFile: path.join(workDir, 'out.mp4'),
+        memoryLimitBytes: 256 * 1024 * 1024,
+      }),
+    ).rejects.toThrow('ffmpeg could not encode the h264 video (no such codec)');
+    const seen = fs.readFileSync(record, 'utf8');
+    for (const [name, value] of Object.entries(secrets)) {
+      expect(seen, name).not.toContain(value);
+    }
+    expect(seen).toContain(`DATA_LIMIT=${256 * 1024}`);
+  });
+});
