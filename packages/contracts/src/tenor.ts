@@ -137,3 +137,45 @@ export const tenorPostsParamsSchema = z.object({
     }),
   media_filter: mediaFilterParam,
 });
+
+export const tenorTermParamsSchema = z.object({
+  q: z
+    .string({ message: 'q is required.' })
+    .trim()
+    .min(1, { message: 'q is required.' })
+    .max(limits.maxQueryLength, {
+      message: `q is longer than ${limits.maxQueryLength} characters.`,
+    }),
+  limit: limitParam,
+  contentfilter: z
+    .enum(tenorContentFilterSchema.options, {
+      message: 'contentfilter must be off, low, medium or high.',
+    })
+    .default('off'),
+});
+
+export const tenorTermsSchema = z.object({ results: z.array(z.string()) });
+
+export const tenorCategoriesParamsSchema = z.object({
+  type: z
+    .enum(['featured', 'trending'], { message: 'type must be featured or trending.' })
+    .default('featured'),
+  contentfilter: z
+    .enum(tenorContentFilterSchema.options, {
+      message: 'contentfilter must be off, low, medium or high.',
+    })
+    .default('off'),
+});
+
+export const tenorCategoriesSchema = z.object({
+  tags: z.array(
+    z.object({ searchterm: z.string(), path: z.string(), image: z.string(), name: z.string() }),
+  ),
+});
+
+export const tenorShareParamsSchema = z.object({
+  id: z.string({ message: 'id is required.' }).min(1, { message: 'id is required.' }),
+  q: z.string().optional(),
+});
+
+export const tenorShareSchema = z.object({ status: z.literal('ok'), counted: z.boolean() });

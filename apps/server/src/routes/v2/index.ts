@@ -4,16 +4,26 @@ import {
   tenorErrorSchema,
   tenorListParamsSchema,
   tenorPostsParamsSchema,
+  tenorCategoriesParamsSchema,
+  tenorCategoriesSchema,
   tenorResultsSchema,
   tenorSearchParamsSchema,
+  tenorShareParamsSchema,
+  tenorShareSchema,
+  tenorTermParamsSchema,
+  tenorTermsSchema,
 } from '@sticky/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { recordItemEvent } from '../../catalog/activity/item-events.ts';
+import { suggestTags } from '../../catalog/query/autocomplete.ts';
+import { listCategories } from '../../catalog/query/categories.ts';
 import type { ItemType } from '../../catalog/query/items.ts';
 import { searchItemIds } from '../../catalog/query/search.ts';
 import { serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
-import type { AppError } from '../../lib/app-error.ts';
+import { listTrendingSearches } from '../../catalog/query/trending.ts';
+import { AppError } from '../../lib/app-error.ts';
 import { toAppError } from '../../plugins/error-handler.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
@@ -158,6 +168,137 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       const data = await serializeItemsJson(deps, params.ids);
       const items = JSON.parse(data.json) as GiphyItem[];
       return resultsJson(items, params.media_filter, '');
+    },
+  );
+
+  const suggest = async (params: {
+    q: string;
+    limit: number;
+    contentfilter: TenorContentFilter;
+  }) => {
+    const page = await suggestTags(deps, {
+      q: params.q,
+      rating: ratingByContentFilter[params.contentfilter],
+      limit: params.limit,
+      offset: 0,
+    });
+    return { results: page.rows };
+  };
+  const terms = { 200: tenorTermsSchema, ...tenorErrorResponses };
+
+  app.get(
+    '/autocomplete',
+    {
+      schema: {
+        summary: 'Terms that complete what was typed, Tenor v2',
+        querystring: tenorTermParamsSchema,
+        response: terms,
+      },
+    },
+    async (request) => suggest(request.query),
+  );
+
+  // Tenor suggests searches near the query; ours are the catalog's tags that start with it.
+  app.get(
+    '/search_suggestions',
+    {
+      schema: {
+        summary: 'Searches to suggest for a query, Tenor v2',
+        querystring: tenorTermParamsSchema,
+        response: terms,
+      },
+    },
+    async (request) => suggest(request.query),
+  );
+
+  app.get(
+    '/trending_terms',
+    {
+      schema: {
+        summary: 'What people search for most, Tenor v2',
+        querystring: tenorListParamsSchema,
+        response: terms,
+      },
+    },
+    async (request) => ({
+      results: (await listTrendingSearches(deps)).slice(0, request.query.limit),
+    }),
+  );
+
+  app.get(
+    '/categories',
+    {
+      schema: {
+        summary: 'Featured categories or trending searches, each with an image, Tenor v2',
+        querystring: tenorCategoriesParamsSchema,
+        response: { 200: tenorCategoriesSchema, ...tenorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { type, contentfilter } = request.query;
+      const rating = ratingByContentFilter[contentfilter];
+      const named =
+        type === 'featured'
+          ? (await listCategories(deps, { rating, limit: limits.maxLimit, offset: 0 })).rows.map(
+              (category) => ({ term: category.name, item: category.gif }),
+            )
+          : await Promise.all(
+              (await listTrendingSearches(deps)).map(async (term) => {
+                const page = await searchItemIds(deps, {
+                  q: term,
+                  types: ['gif'],
+                  rating,
+                  limit: 1,
+                  offset: 0,
+                });
+                const data = await serializeItemsJson(deps, page.rows);
+                return { term, item: (JSON.parse(data.json) as GiphyItem[])[0] };
+              }),
+            );
+      return {
+        tags: named.flatMap(({ term, item }) => {
+          const image = item?.images.fixed_width.url;
+          if (!image) return [];
+          const searchterm = term.toLowerCase();
+          return [
+            {
+              searchterm,
+              path: `/v2/search?q=${encodeURIComponent(searchterm)}`,
+              image,
+              name: `#${searchterm}`,
+            },
+          ];
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/registershare',
+    {
+      schema: {
+        summary: 'Count a share of an item, Tenor v2',
+        querystring: tenorShareParamsSchema,
+        response: { 200: tenorShareSchema, ...tenorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.query;
+      reply.header('cache-control', 'no-store');
+      // Our events are counted per person (docs/catalog.md, "Trending"): a keyed app has none,
+      // so its shares are accepted and not counted.
+      if (!request.user) {
+        const [item] = JSON.parse((await serializeItemsJson(deps, [id])).json) as GiphyItem[];
+        if (!item) throw new AppError('not_found', `No item with id ${id}`);
+        return { status: 'ok' as const, counted: false };
+      }
+      const result = await recordItemEvent(deps, {
+        userId: request.user.id,
+        itemId: id,
+        kind: 'copy',
+      });
+      if (!result.isFound) throw new AppError('not_found', `No item with id ${id}`);
+      return { status: 'ok' as const, counted: result.isCounted };
     },
   );
 };

@@ -2,7 +2,8 @@ import { tenorErrorSchema, tenorResultsSchema } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
-import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { insertCatalogItems, insertCategory } from '../../test-support/catalog-fixtures.ts';
+import { signInAs } from '../../test-support/sign-in.ts';
 
 describe('/v2 (Tenor v2)', () => {
   let testApp: TestApp;
@@ -135,5 +136,43 @@ describe('/v2 (Tenor v2)', () => {
       headers: { origin: 'https://chat.example' },
     });
     expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('completes terms, shows featured categories with an image, and registers a share', async () => {
+    const completed = await get('/v2/autocomplete?key=tenor-key&q=ca');
+    expect(completed.status).toBe(200);
+    expect(completed.body.results).toContain('cat');
+    const suggested = await get('/v2/search_suggestions?key=tenor-key&q=ca');
+    expect(suggested.body.results).toContain('cat');
+    const trendingTerms = await get('/v2/trending_terms?key=tenor-key');
+    expect(trendingTerms.status).toBe(200);
+    expect(Array.isArray(trendingTerms.body.results)).toBe(true);
+
+    await insertCategory(testApp.database, {
+      name: 'Cats',
+      position: 1,
+      featuredItemId: ids[0],
+      itemIds: [ids[0]!],
+    });
+    const categories = await get('/v2/categories?key=tenor-key&type=featured');
+    expect(categories.status).toBe(200);
+    expect(categories.body.tags).toEqual([
+      expect.objectContaining({
+        searchterm: 'cats',
+        name: '#cats',
+        path: '/v2/search?q=cats',
+        image: expect.stringMatching(/fixed_width\.gif$/),
+      }),
+    ]);
+    expect((await get('/v2/categories?key=tenor-key&type=nope')).status).toBe(400);
+
+    const { cookie } = await signInAs(testApp);
+    const share = (id: string) =>
+      testApp.app.inject({ url: `/v2/registershare?id=${id}&q=cat`, headers: { cookie } });
+    expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: true });
+    expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: false });
+    expect((await share('no-such-item')).statusCode).toBe(404);
+    const keyed = await get(`/v2/registershare?key=tenor-key&id=${ids[1]}`);
+    expect(keyed.body).toEqual({ status: 'ok', counted: false });
   });
 });
