@@ -72,6 +72,9 @@ const limitParam = z.coerce
 const posParam = z
   .string()
   .regex(/^\d{1,4}$/, { message: 'pos must be a value of next from an earlier answer.' })
+  .refine((value) => Number(value) <= limits.maxOffset, {
+    message: 'pos must be a value of next from an earlier answer.',
+  })
   .optional();
 
 const mediaFilterParam = z

@@ -45,6 +45,7 @@ describe('/v2 (Tenor v2)', () => {
       '/v2/search?key=tenor-key&q=cat&limit=51',
       '/v2/search?key=tenor-key&q=cat&contentfilter=extreme',
       '/v2/search?key=tenor-key&q=cat&pos=abc',
+      '/v2/search?key=tenor-key&q=cat&pos=5000',
       '/v2/search?key=tenor-key',
       '/v2/featured?key=tenor-key&searchfilter=gifs',
     ]) {
