@@ -79,7 +79,7 @@ const MAX_REPEAT = 4;
 /**
  * A constant frame rate that carries every frame's own timing: one step is the greatest common
  * divisor of the delays (100 ms for most GIFs: no frame repeated), and a frame shown for several
- * steps is repeated, which H.264 and VP9 code as skipped blocks in a few bytes. Returns the step
+ * steps is repeated, which H.264 and VP8 code as skipped blocks in a few bytes. Returns the step
  * and, per output frame, the input frame it shows. The total duration is kept exactly (rounded
  * to the step), so a video that loops plays at the pace of the GIF.
  */
@@ -177,7 +177,7 @@ function codecArguments(
 const FFMPEG_ENV = { LC_ALL: 'C' };
 
 /**
- * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP9 with alpha) at a constant
+ * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP8 with alpha) at a constant
  * rate that keeps each frame's timing (planTimeline). Rejects with ffmpeg's last words when it
  * fails; the caller's process budget (media-processor.ts) bounds its time and memory.
  */

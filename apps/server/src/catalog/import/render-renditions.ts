@@ -239,7 +239,7 @@ function fitLongestSide(info: Size, side: number): Size {
   return info.width >= info.height ? fitWidth(info, side) : fitHeight(info, side);
 }
 
-/** H.264 and VP9 in 4:2:0 need even dimensions: one pixel less (or two at least). */
+/** H.264 and VP8 in 4:2:0 need even dimensions: one pixel less (or two at least). */
 function evenSize(size: Size): Size {
   const even = (value: number) => Math.max(2, value - (value % 2));
   return { width: even(size.width), height: even(size.height) };

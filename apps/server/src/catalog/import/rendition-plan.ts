@@ -24,7 +24,7 @@ export interface ItemKind {
   isTransparent: boolean;
 }
 
-/** The video format of an item: H.264 has no alpha, so transparent items get VP9 WebM. */
+/** The video format of an item: H.264 has no alpha, so transparent items get WebM (VP8 with alpha). */
 export function videoFormatOf(kind: ItemKind): 'mp4' | 'webm' {
   return kind.isTransparent ? 'webm' : 'mp4';
 }
