@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { STARTER_CATALOG_VERSION } from '../catalog/starter/plan.ts';
+import { makeRemainingRenditions } from '../catalog/import/later-renditions.ts';
 import { seedStarterCatalog } from '../catalog/starter/seed.ts';
+import { createJobQueue } from '../jobs/job-queue.ts';
 import type { SeedSummary } from '../catalog/starter/seed.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError } from './cli-command.ts';
@@ -39,14 +41,18 @@ async function run(args: string[]): Promise<number> {
     throw new CliError(`${(error as Error).message}\nUsage: ${seedCommand.usage}`, 64);
   }
   const catalog = await openCatalog();
+  // As the import does: items appear with their tiles, the other renditions are jobs made
+  // before we exit (docs/catalog.md, "Jobs").
+  const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
+    await jobs.start();
     const bar = new cliProgress.SingleBar(
       { format: 'Seeding {bar} {value}/{total}', hideCursor: true, clearOnComplete: true },
       cliProgress.Presets.shades_classic,
     );
     let isBarStarted = false;
     const summary = await seedStarterCatalog(
-      { config: catalog.config, database: catalog.database },
+      { config: catalog.config, database: catalog.database, jobs },
       {
         isForced: values.force,
         onProgress: (done, total) => {
@@ -58,8 +64,15 @@ async function run(args: string[]): Promise<number> {
     );
     if (isBarStarted) bar.stop();
     console.log(formatSeedSummary(summary));
+    await makeRemainingRenditions({
+      config: catalog.config,
+      database: catalog.database,
+      jobs,
+      log: catalog.log,
+    });
     return summary.status === 'busy' || summary.failed.length > 0 ? 1 : 0;
   } finally {
+    await jobs.stop();
     await catalog.close();
   }
 }
