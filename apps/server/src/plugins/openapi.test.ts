@@ -90,6 +90,7 @@ describe('the API documents itself', () => {
     );
   });
 
+  // It draws animated text for real (text/animate, text search): seconds on a loaded machine.
   it('sends what it documents: a real answer of every GET route fits its declared schema', async () => {
     const [gif, sticker] = (await insertCatalogItems(testApp.database, [
       { title: 'Dancing cat', tags: ['cat', 'dance'], trendScore: 5 },
@@ -150,7 +151,7 @@ describe('the API documents itself', () => {
     // The item routes above answered with real items, not empty pages.
     const trending = await testApp.app.inject({ url: '/v1/gifs/trending', headers: { cookie } });
     expect(trending.json().data.map((item: { id: string }) => item.id)).toEqual([gif]);
-  });
+  }, 120_000);
 });
 
 describe('the API reference page', () => {
