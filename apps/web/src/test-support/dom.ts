@@ -47,7 +47,9 @@ export function installIntersectionObserver() {
     observe(target: Element) {
       this.entry.targets.push(target);
     }
-    unobserve() {}
+    unobserve(target: Element) {
+      this.entry.targets = this.entry.targets.filter((watched) => watched !== target);
+    }
     disconnect() {
       observers.delete(this.entry);
     }
@@ -57,9 +59,9 @@ export function installIntersectionObserver() {
   }
   vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
   return {
-    /** How many elements are watched now (0: the grid has stopped asking for more). */
-    countObserved() {
-      return [...observers].reduce((total, { targets }) => total + targets.length, 0);
+    /** Whether any observer watches `element` (the grid's end: whether it asks for more). */
+    isObserved(element: Element) {
+      return [...observers].some(({ targets }) => targets.includes(element));
     },
     /** Reports every observed element as visible. */
     revealAll() {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { getIdFromSlug, getItemPath, getItemType, pickDetailRendition } from './content-item.ts';
-import type { ContentItem } from './content-types.ts';
+import { fixtureFiles, loadItem, loadList } from '@/test-support/giphy-fixtures.ts';
+import {
+  getIdFromSlug,
+  getItemPath,
+  getItemType,
+  pickAnimatedSource,
+  pickDetailRendition,
+  pickTileSources,
+} from './content-item.ts';
+import type { ContentItem, ContentRendition } from './content-types.ts';
 
 const item = (fields: Record<string, unknown>) => fields as unknown as ContentItem;
 
@@ -43,5 +51,102 @@ describe('pickDetailRendition', () => {
   it('takes the smallest when none fits, and nothing without renditions', () => {
     expect(pickDetailRendition(item({ images }), 100)?.name).toBe('fixed_width');
     expect(pickDetailRendition(item({ images: {} }), 100)).toBeNull();
+  });
+});
+
+describe('the media a tile or an item page plays', () => {
+  const everything = { canPlayMp4: true, canPlayAlphaWebm: true };
+  const gif = loadItem(fixtureFiles.single);
+  const sticker = loadList(fixtureFiles.stickers).data[0]!;
+  /** Our server's sticker: GIPHY's fields plus a WebM (with alpha) beside them. */
+  const withWebm = (base: ContentItem, type: string): ContentItem => ({
+    ...base,
+    type: type as ContentItem['type'],
+    images: {
+      ...base.images,
+      fixed_width: {
+        ...base.images.fixed_width,
+        webm: 'https://sticky.test/200w.webm',
+      } as ContentRendition,
+    },
+  });
+  const withoutVideo = (base: ContentItem): ContentItem => {
+    const fixedWidth: Record<string, unknown> = { ...base.images.fixed_width };
+    delete fixedWidth.mp4;
+    delete fixedWidth.mp4_size;
+    return {
+      ...base,
+      images: { ...base.images, fixed_width: fixedWidth as unknown as ContentRendition },
+    };
+  };
+
+  it('plays a GIF as its MP4 with the still as poster, the GIF kept as fallback', () => {
+    const { animated, still } = pickTileSources(gif, everything);
+    expect(animated).toEqual({
+      kind: 'video',
+      src: (gif.images.fixed_width as { mp4?: string }).mp4,
+      type: 'video/mp4',
+      poster: gif.images.fixed_width_still.url,
+      fallback: expect.objectContaining({
+        url: gif.images.fixed_width.url,
+        webp: (gif.images.fixed_width as { webp?: string }).webp,
+      }),
+      width: 200,
+      height: 214,
+    });
+    expect(still?.url).toBe(gif.images.fixed_width_still.url);
+  });
+
+  it('shows WebP with the GIF as fallback where there is no MP4, or the browser plays none', () => {
+    for (const [item, support] of [
+      [withoutVideo(gif), everything],
+      [gif, { canPlayMp4: false, canPlayAlphaWebm: true }],
+    ] as const) {
+      expect(pickTileSources(item, support).animated).toEqual({
+        kind: 'image',
+        url: gif.images.fixed_width.url,
+        webp: (gif.images.fixed_width as { webp?: string }).webp,
+        width: 200,
+        height: 214,
+      });
+    }
+  });
+
+  it('never plays a sticker’s MP4 (no alpha: a box on black), but its WebP', () => {
+    expect(sticker.images.fixed_width).toHaveProperty('mp4');
+    const { animated } = pickTileSources(sticker, everything);
+    expect(animated).toMatchObject({
+      kind: 'image',
+      webp: (sticker.images.fixed_width as { webp?: string }).webp,
+    });
+  });
+
+  it('plays a sticker’s or text’s WebM only where WebM keeps its alpha', () => {
+    for (const type of ['sticker', 'text']) {
+      const item = withWebm(sticker, type);
+      expect(pickTileSources(item, everything).animated).toMatchObject({
+        kind: 'video',
+        src: 'https://sticky.test/200w.webm',
+        type: 'video/webm',
+        poster: sticker.images.fixed_width_still.url,
+      });
+      expect(
+        pickTileSources(item, { canPlayMp4: true, canPlayAlphaWebm: false }).animated,
+      ).toMatchObject({ kind: 'image' });
+    }
+  });
+
+  it('takes the original’s video for a detail rendition without one', () => {
+    const downsized = gif.images.downsized as ContentRendition;
+    expect(downsized).not.toHaveProperty('mp4');
+    const source = pickAnimatedSource(gif, downsized, gif.images.downsized_still, everything, [
+      gif.images.original,
+      gif.images.original_mp4,
+    ]);
+    expect(source).toMatchObject({
+      kind: 'video',
+      src: (gif.images.original as { mp4?: string }).mp4,
+      poster: gif.images.downsized_still.url,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { ItemType } from '@sticky/contracts';
+import type { MediaSupport } from '@/lib/media-support.ts';
 import type { ContentItem, ContentRendition, ContentUser } from './content-types.ts';
 import { itemTypes } from './content-types.ts';
 
@@ -56,7 +57,12 @@ export function getAspectRatio(item: ContentItem): number {
   return 1;
 }
 
-type RenditionWithWebp = ContentRendition & { webp?: string };
+/** A rendition's fields beyond the SDK's type: GIPHY's `webp` and video, our `webm`. */
+type RenditionWithMedia = ContentRendition & {
+  webp?: string;
+  mp4?: string;
+  webm?: string;
+};
 
 export interface ImageSources {
   /** Animated WebP, when the rendition has one. */
@@ -68,8 +74,8 @@ export interface ImageSources {
 }
 
 export function getRenditionSources(rendition: ContentRendition | undefined): ImageSources | null {
-  if (!rendition || (!rendition.url && !(rendition as RenditionWithWebp).webp)) return null;
-  const webp = (rendition as RenditionWithWebp).webp || undefined;
+  if (!rendition || (!rendition.url && !(rendition as RenditionWithMedia).webp)) return null;
+  const webp = (rendition as RenditionWithMedia).webp || undefined;
   return {
     webp,
     url: rendition.url || webp,
@@ -117,4 +123,81 @@ export function getStillFor(item: ContentItem, name: string): ContentRendition |
   const images = item.images as unknown as Record<string, ContentRendition | undefined>;
   const base = name === 'downsized_large' || name === 'downsized_medium' ? 'downsized' : name;
   return images?.[`${base}_still`] ?? images?.original_still;
+}
+
+/**
+ * Stickers and animated text are drawn over the page: their media must keep its transparency,
+ * so they never play an MP4 (H.264 has no alpha; GIPHY's sticker MP4s sit on a flat colour).
+ */
+export function isTransparentItem(item: ContentItem): boolean {
+  return getItemType(item) !== 'gif';
+}
+
+export type ItemMediaSource =
+  | {
+      kind: 'video';
+      src: string;
+      type: 'video/mp4' | 'video/webm';
+      /** The rendition's still, shown until the first frame and while paused. */
+      poster: string | undefined;
+      /** The image to show instead if the video cannot play. */
+      fallback: ImageSources | null;
+      width: number;
+      height: number;
+    }
+  | ({ kind: 'image' } & ImageSources);
+
+/**
+ * The lightest animated form of a rendition this browser shows without losing anything
+ * (docs/web.md, "Media"): MP4 for GIFs, WebM with alpha for stickers and text where alpha
+ * plays, else the rendition's animated WebP with its GIF as fallback, as GIPHY serves them.
+ * When the rendition has no video, the first of `videoFallbacks` with one stands in (the item
+ * page: the original's).
+ */
+export function pickAnimatedSource(
+  item: ContentItem,
+  rendition: ContentRendition | undefined,
+  still: { url?: string } | undefined,
+  support: MediaSupport,
+  videoFallbacks: ReadonlyArray<{ mp4?: string; webm?: string } | undefined> = [],
+): ItemMediaSource | null {
+  const image = getRenditionSources(rendition);
+  const width = Number(rendition?.width) || 0;
+  const height = Number(rendition?.height) || 0;
+  const poster = still?.url || undefined;
+  const candidates = [rendition as RenditionWithMedia | undefined, ...videoFallbacks];
+  const video = isTransparentItem(item)
+    ? support.canPlayAlphaWebm
+      ? { src: candidates.find((entry) => entry?.webm)?.webm, type: 'video/webm' as const }
+      : undefined
+    : support.canPlayMp4
+      ? { src: candidates.find((entry) => entry?.mp4)?.mp4, type: 'video/mp4' as const }
+      : undefined;
+  if (video?.src) {
+    return {
+      kind: 'video',
+      src: video.src,
+      type: video.type,
+      poster,
+      fallback: image,
+      width,
+      height,
+    };
+  }
+  return image ? { kind: 'image', ...image } : null;
+}
+
+/** The grid's 200 px wide rendition (the masonry's columns have a fixed width) and its still. */
+export function pickTileSources(
+  item: ContentItem,
+  support: MediaSupport,
+): { animated: ItemMediaSource | null; still: ImageSources | null } {
+  const images = item.images;
+  const rendition = images?.fixed_width ?? images?.original;
+  const stillRendition = (images?.fixed_width_still ?? images?.original_still) as
+    ContentRendition | undefined;
+  return {
+    animated: pickAnimatedSource(item, rendition, stillRendition, support),
+    still: getRenditionSources(stillRendition),
+  };
 }

@@ -13,6 +13,7 @@ export { ErrorState } from './components/error-state.tsx';
 export { LoadingIndicator } from './components/loading-indicator.tsx';
 export { PoweredByGiphy } from './components/powered-by-giphy.tsx';
 export { TypeSwitcher } from './components/type-switcher.tsx';
+export { LoopingVideo } from './media/looping-video.tsx';
 export {
   getAltText,
   getIdFromSlug,
@@ -22,8 +23,12 @@ export {
   getRenditionSources,
   getStillFor,
   isItemType,
+  isTransparentItem,
+  pickAnimatedSource,
   pickDetailRendition,
+  pickTileSources,
 } from './content-item.ts';
+export type { ImageSources, ItemMediaSource } from './content-item.ts';
 export { contentClientQueryOptions } from './content-client.ts';
 export type { ContentClient } from './content-client.ts';
 export { contentLimits } from './content-types.ts';

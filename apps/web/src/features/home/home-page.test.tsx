@@ -205,7 +205,7 @@ describe('HomePage', () => {
       expect(new Set(hrefs).size).toBe(hrefs.length);
 
       // At total_count the grid stops watching its end: reaching it asks for nothing more.
-      await waitFor(() => expect(io.countObserved()).toBe(0));
+      await waitFor(() => expect(io.isObserved(screen.getByTestId('grid-end'))).toBe(false));
       io.revealAll();
       expect(content.gf.trending).toHaveBeenCalledTimes(2);
       expect(screen.queryByRole('status', { name: 'Loading more…' })).not.toBeInTheDocument();

@@ -5,10 +5,13 @@ import {
   getAltText,
   getRenditionSources,
   getStillFor,
+  LoopingVideo,
+  pickAnimatedSource,
   pickDetailRendition,
   usePrefersReducedMotion,
 } from '@/features/content';
-import type { ContentItem } from '@/features/content';
+import type { ContentItem, ImageSources } from '@/features/content';
+import { detectMediaSupport } from '@/lib/media-support.ts';
 
 /** Before the first measurement: a phone-sized guess, so a small rendition loads first. */
 const defaultWidth = 480;
@@ -34,8 +37,11 @@ function useDisplayWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 /**
- * The item itself, in the largest rendition that fits its column, with a visible pause/play
- * control (WCAG 2.2.2). With reduced motion it starts paused, showing the still frame.
+ * The item itself, in the largest rendition that fits its column, in the lightest form the
+ * browser plays (docs/web.md, "Media"): its MP4 (WebM with alpha for stickers and text where
+ * alpha plays) with the still as poster, else animated WebP with the GIF as fallback. A visible
+ * pause/play control (WCAG 2.2.2) swaps it for the still frame; with reduced motion it starts
+ * paused.
  */
 export function ItemMedia({ item }: { item: ContentItem }) {
   const containerRef = useRef<HTMLDivElement>(null);
@@ -43,36 +49,58 @@ export function ItemMedia({ item }: { item: ContentItem }) {
   const isMotionReduced = usePrefersReducedMotion();
   const [pausedChoice, setPausedChoice] = useState<boolean | null>(null);
   const isPaused = pausedChoice ?? isMotionReduced;
+  const [mediaSupport] = useState(detectMediaSupport);
+  const [failedVideo, setFailedVideo] = useState<string | null>(null);
 
   const choice = pickDetailRendition(item, maxWidth);
-  const animated = getRenditionSources(choice?.rendition);
-  const still = choice ? getRenditionSources(getStillFor(item, choice.name)) : null;
-  const sources = isPaused && still ? still : animated;
+  const stillRendition = choice ? getStillFor(item, choice.name) : undefined;
+  // The detail rendition's own video if it has one, else the original's (GIPHY's
+  // `original.mp4`, or the same file as `original_mp4`).
+  const animated = pickAnimatedSource(item, choice?.rendition, stillRendition, mediaSupport, [
+    item.images?.original,
+    item.images?.original_mp4,
+  ]);
+  const still = getRenditionSources(stillRendition);
   const original = getRenditionSources(item.images?.original);
   const width = original?.width || animated?.width || 1;
   const height = original?.height || animated?.height || 1;
+  const alt = getAltText(item);
+  const mediaClass = 'block h-auto max-h-[70vh] max-w-full rounded-lg object-contain';
+  const mediaStyle = { aspectRatio: `${width} / ${height}` };
+
+  let media;
+  if (isPaused && still) {
+    media = <MediaImage sources={still} alt={alt} width={width} height={height} isStill />;
+  } else if (animated?.kind === 'video' && failedVideo !== animated.src) {
+    const { src } = animated;
+    media = (
+      <LoopingVideo
+        src={src}
+        poster={animated.poster}
+        label={alt}
+        width={width}
+        height={height}
+        isPlaying
+        wrapperClassName="block"
+        className={mediaClass}
+        style={mediaStyle}
+        onError={() => setFailedVideo(src)}
+      />
+    );
+  } else {
+    const image = animated?.kind === 'video' ? animated.fallback : animated;
+    media = image ? (
+      <MediaImage sources={image} alt={alt} width={width} height={height} isStill={false} />
+    ) : (
+      <p className="py-10 text-center text-gray-300">{alt}</p>
+    );
+  }
 
   return (
-    // The outer box measures the space; the inner one hugs the image so the control sits on it.
+    // The outer box measures the space; the inner one hugs the media so the control sits on it.
     <div ref={containerRef} className="w-full">
       <div className="relative mx-auto w-fit max-w-full">
-        {sources ? (
-          <picture>
-            {sources.webp && !(isPaused && still) && (
-              <source type="image/webp" srcSet={sources.webp} />
-            )}
-            <img
-              src={sources.url}
-              alt={getAltText(item)}
-              width={width}
-              height={height}
-              className="block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
-              style={{ aspectRatio: `${width} / ${height}` }}
-            />
-          </picture>
-        ) : (
-          <p className="py-10 text-center text-gray-300">{getAltText(item)}</p>
-        )}
+        {media}
         {still && (
           <button
             type="button"
@@ -89,5 +117,33 @@ export function ItemMedia({ item }: { item: ContentItem }) {
         )}
       </div>
     </div>
+  );
+}
+
+function MediaImage({
+  sources,
+  alt,
+  width,
+  height,
+  isStill,
+}: {
+  sources: ImageSources;
+  alt: string;
+  width: number;
+  height: number;
+  isStill: boolean;
+}) {
+  return (
+    <picture>
+      {sources.webp && !isStill && <source type="image/webp" srcSet={sources.webp} />}
+      <img
+        src={sources.url}
+        alt={alt}
+        width={width}
+        height={height}
+        className="block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
+        style={{ aspectRatio: `${width} / ${height}` }}
+      />
+    </picture>
   );
 }

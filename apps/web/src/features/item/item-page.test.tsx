@@ -1,8 +1,9 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ContentItem } from '@/features/content';
 import { json, stubApi } from '@/test-support/api.ts';
+import { installDom } from '@/test-support/dom.ts';
 import { setUpFakeContent } from '@/test-support/content.ts';
 import { fixtureFiles, listOf, loadItem, loadList } from '@/test-support/giphy-fixtures.ts';
 import { renderRoute, testUser } from '@/test-support/render.tsx';
@@ -313,6 +314,95 @@ describe('ItemPage', () => {
       expect(button).toBeDisabled();
       await userEvent.click(button);
       expect(clicked).toEqual([]);
+    });
+  });
+
+  describe('in a browser that plays video', () => {
+    const played: HTMLMediaElement[] = [];
+    beforeEach(() => {
+      played.length = 0;
+      vi.spyOn(navigator, 'vendor', 'get').mockReturnValue('Google Inc.');
+      vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockReturnValue('probably');
+      vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
+        this: HTMLMediaElement,
+      ) {
+        played.push(this);
+        return Promise.resolve();
+      });
+      vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => {});
+      vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+    });
+    afterEach(() => {
+      // Unmounted while the media stubs stand: jsdom has no media playback of its own.
+      cleanup();
+      vi.restoreAllMocks();
+    });
+    const mp4Of = (rendition: unknown) => (rendition as { mp4: string }).mp4;
+    // The item's own media (the related grid below has videos of its own).
+    const shown = () => screen.getByRole('img', { name: item.title });
+
+    it('plays the original’s MP4 with its still as poster, named by the alt text', async () => {
+      await openItem();
+      const video = shown().querySelector('video')!;
+      expect(video.getAttribute('src')).toBe(mp4Of(item.images.original));
+      expect(video.getAttribute('poster')).toBe(item.images.original_still.url);
+      expect(video.muted && video.loop && video.playsInline).toBe(true);
+      expect(played).toEqual([video]);
+    });
+
+    it('pauses to the still frame and plays the video again', async () => {
+      await openItem();
+      await userEvent.click(screen.getByRole('button', { name: 'Pause animation' }));
+      expect(shown().tagName).toBe('IMG');
+      expect(shown()).toHaveAttribute('src', item.images.original_still.url);
+      await userEvent.click(screen.getByRole('button', { name: 'Play animation' }));
+      const video = shown().querySelector('video')!;
+      expect(video.getAttribute('src')).toBe(mp4Of(item.images.original));
+      expect(played.at(-1)).toBe(video);
+    });
+
+    it('starts paused on the still with reduced motion, loading no video', async () => {
+      installDom(['(prefers-reduced-motion: reduce)']);
+      await openItem();
+      expect(screen.getByRole('button', { name: 'Play animation' })).toBeInTheDocument();
+      expect(shown()).toHaveAttribute('src', item.images.original_still.url);
+      expect(document.querySelector('video')).toBeNull();
+    });
+
+    it('shows the image when the video cannot play', async () => {
+      await openItem();
+      fireEvent.error(shown().querySelector('video')!);
+      await waitFor(() => expect(shown().tagName).toBe('IMG'));
+      expect(shown()).toHaveAttribute('src', item.images.original.url);
+    });
+
+    it('shows a sticker as animated WebP, never its MP4; its WebM where there is one', async () => {
+      const sticker = loadList(fixtureFiles.stickers).data[0]!;
+      content.gf.gif.mockResolvedValue({ data: sticker, meta: { response_id: 'r' } });
+      const view = renderItem(`/sticker/${sticker.slug}`);
+      await screen.findByRole('heading', { level: 1, name: sticker.title });
+      const stickerMedia = screen.getByRole('img', { name: sticker.title });
+      expect(stickerMedia.tagName).toBe('IMG');
+      expect(stickerMedia.parentElement?.querySelector('source')).toHaveAttribute(
+        'srcset',
+        (sticker.images.original as { webp?: string }).webp,
+      );
+      view.unmount();
+
+      const webm = 'https://sticky.test/original.webm';
+      const withWebm = {
+        ...sticker,
+        images: { ...sticker.images, original: { ...sticker.images.original, webm } },
+      };
+      content.gf.gif.mockResolvedValue({ data: withWebm, meta: { response_id: 'r' } });
+      renderItem(`/sticker/${sticker.slug}`);
+      await screen.findByRole('heading', { level: 1, name: sticker.title });
+      expect(
+        screen
+          .getByRole('img', { name: sticker.title })
+          .querySelector('video')
+          ?.getAttribute('src'),
+      ).toBe(webm);
     });
   });
 

@@ -1,11 +1,14 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InfiniteData, QueryKey, UseInfiniteQueryOptions } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
+import { detectMediaSupport } from '@/lib/media-support.ts';
 import { getAspectRatio } from '../content-item.ts';
 import type { ContentPage } from '../content-types.ts';
 import { useBreakpoint, usePrefersReducedMotion } from '../hooks/use-media-query.ts';
 import { layoutMasonry, uniqueById } from '../masonry.ts';
+import { createTileObserver } from '../media/tile-observer.ts';
+import { TileObserverContext } from '../media/use-tile-visibility.ts';
 import { ErrorState } from './error-state.tsx';
 import { GifTile } from './gif-tile.tsx';
 import { LoadingIndicator } from './loading-indicator.tsx';
@@ -59,6 +62,10 @@ export function ContentGrid<TQueryKey extends QueryKey>({
   const breakpoint = useBreakpoint();
   const isMotionReduced = usePrefersReducedMotion();
   const columnCount = columns[breakpoint];
+  // One observer and one format check for all the tiles, made with the grid, ended with it.
+  const [tileObserver] = useState(createTileObserver);
+  useEffect(() => () => tileObserver?.disconnect(), [tileObserver]);
+  const [mediaSupport] = useState(detectMediaSupport);
 
   const items = useMemo(() => {
     const all = data?.pages.flatMap((page) => page.items) ?? [];
@@ -91,42 +98,45 @@ export function ContentGrid<TQueryKey extends QueryKey>({
   if (items.length === 0 && !hasNextPage) return <>{emptyState}</>;
 
   return (
-    <div>
-      <div className="mb-2 flex justify-end empty:hidden">
-        <PoweredByGiphy />
+    <TileObserverContext value={tileObserver}>
+      <div>
+        <div className="mb-2 flex justify-end empty:hidden">
+          <PoweredByGiphy />
+        </div>
+        <ul
+          aria-label={label}
+          className="relative m-0 list-none p-0"
+          // The padding gives the list the tallest column's height (percent of the width).
+          style={{ paddingTop: `${layout.height}%` }}
+        >
+          {layout.placements.map((placement) => (
+            <li
+              key={String(placement.item.id)}
+              className="absolute top-0"
+              style={{
+                left: `${placement.left}%`,
+                width: `${placement.width}%`,
+                // Percentage margins refer to the grid's width, as every length here does.
+                marginTop: `${placement.top}%`,
+              }}
+            >
+              <GifTile
+                item={placement.item}
+                index={placement.index}
+                isMotionReduced={isMotionReduced}
+                isAboveFold={placement.top < aboveFoldPercent}
+                mediaSupport={mediaSupport}
+                style={{ aspectRatio: String(getAspectRatio(placement.item)) }}
+              />
+            </li>
+          ))}
+        </ul>
+        <div ref={sentinelRef} data-testid="grid-end" />
+        {isFetchingNextPage && <LoadingIndicator label="Loading more…" />}
+        {isFetchNextPageError && error && (
+          <ErrorState message={error.message} onRetry={() => void fetchNextPage()} />
+        )}
       </div>
-      <ul
-        aria-label={label}
-        className="relative m-0 list-none p-0"
-        // The padding gives the list the tallest column's height (percent of the width).
-        style={{ paddingTop: `${layout.height}%` }}
-      >
-        {layout.placements.map((placement) => (
-          <li
-            key={String(placement.item.id)}
-            className="absolute top-0"
-            style={{
-              left: `${placement.left}%`,
-              width: `${placement.width}%`,
-              // Percentage margins refer to the grid's width, as every length here does.
-              marginTop: `${placement.top}%`,
-            }}
-          >
-            <GifTile
-              item={placement.item}
-              index={placement.index}
-              isMotionReduced={isMotionReduced}
-              isAboveFold={placement.top < aboveFoldPercent}
-              style={{ aspectRatio: String(getAspectRatio(placement.item)) }}
-            />
-          </li>
-        ))}
-      </ul>
-      <div ref={sentinelRef} data-testid="grid-end" />
-      {isFetchingNextPage && <LoadingIndicator label="Loading more…" />}
-      {isFetchNextPageError && error && (
-        <ErrorState message={error.message} onRetry={() => void fetchNextPage()} />
-      )}
-    </div>
+    </TileObserverContext>
   );
 }

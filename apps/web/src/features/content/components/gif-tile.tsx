@@ -1,10 +1,16 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { CSSProperties } from 'react';
 import { Link } from 'react-router';
-import { getAltText, getItemPath, getItemType, getRenditionSources } from '../content-item.ts';
-import type { ContentItem, ContentRendition } from '../content-types.ts';
+import type { MediaSupport } from '@/lib/media-support.ts';
+import { getAltText, getItemPath, isTransparentItem, pickTileSources } from '../content-item.ts';
+import type { ImageSources } from '../content-item.ts';
+import type { ContentItem } from '../content-types.ts';
+import { LoopingVideo } from '../media/looping-video.tsx';
+import { useTileVisibility } from '../media/use-tile-visibility.ts';
 
 const placeholderColors = ['#6d28d9', '#0e7490', '#be185d', '#15803d', '#b45309', '#1d4ed8'];
+
+const mediaClass = 'block h-full w-full object-cover';
 
 interface GifTileProps {
   item: ContentItem;
@@ -13,12 +19,44 @@ interface GifTileProps {
   isMotionReduced: boolean;
   /** On the grid's first screen: the page's largest paint is there, so it must not wait. */
   isAboveFold?: boolean;
+  mediaSupport: MediaSupport;
   style?: CSSProperties;
 }
 
+function TileImage({
+  sources,
+  alt,
+  isAboveFold,
+  isStill,
+}: {
+  sources: ImageSources;
+  alt: string;
+  isAboveFold: boolean;
+  isStill: boolean;
+}) {
+  return (
+    <picture>
+      {sources.webp && !isStill && <source type="image/webp" srcSet={sources.webp} />}
+      <img
+        src={sources.url}
+        alt={alt}
+        width={sources.width || undefined}
+        height={sources.height || undefined}
+        loading={isAboveFold ? 'eager' : 'lazy'}
+        fetchPriority={isAboveFold ? 'high' : 'auto'}
+        decoding="async"
+        className={mediaClass}
+      />
+    </picture>
+  );
+}
+
 /**
- * One grid item: a link to its page showing the 200 px wide rendition, animated WebP with the
- * GIF as fallback, loaded lazily below the first screen. The box has the item's aspect ratio before
+ * One grid item: a link to its page showing the 200 px wide rendition in the lightest form
+ * the browser plays (docs/web.md, "Media"): a looping video (MP4; WebM with alpha for
+ * transparent items where alpha plays) over its still, else animated WebP with the GIF as
+ * fallback. It plays only on screen, and a tile far from the screen gives its media up (its
+ * grid's tile observer says where it is). The box has the item's aspect ratio before
  * anything loads.
  */
 export function GifTile({
@@ -26,24 +64,60 @@ export function GifTile({
   index,
   isMotionReduced,
   isAboveFold = false,
+  mediaSupport,
   style,
 }: GifTileProps) {
+  const linkRef = useRef<HTMLAnchorElement>(null);
+  const { isVisible, isNear } = useTileVisibility(linkRef, {
+    isVisible: false,
+    isNear: isAboveFold,
+  });
   const [isActive, setIsActive] = useState(false);
-  const animated = getRenditionSources(item.images?.fixed_width ?? item.images?.original);
-  const still = getRenditionSources(
-    (item.images?.fixed_width_still ?? item.images?.original_still) as ContentRendition | undefined,
-  );
+  const [hasVideoFailed, setHasVideoFailed] = useState(false);
+  const { animated, still } = pickTileSources(item, mediaSupport);
+  const alt = getAltText(item);
   const showStill = isMotionReduced && !isActive && still !== null;
-  const sources = showStill ? still : animated;
-  const isSticker = getItemType(item) !== 'gif';
-  const background = isSticker ? undefined : placeholderColors[index % placeholderColors.length];
+  const isTransparent = isTransparentItem(item);
+  const background = isTransparent
+    ? undefined
+    : placeholderColors[index % placeholderColors.length];
+
+  let media;
+  if (!isNear) {
+    // Far from the screen: the box and its name stay, the media goes.
+    media = <span role="img" aria-label={alt} className="block h-full w-full" />;
+  } else if (showStill) {
+    media = <TileImage sources={still} alt={alt} isAboveFold={isAboveFold} isStill />;
+  } else if (animated?.kind === 'video' && !hasVideoFailed) {
+    media = (
+      <LoopingVideo
+        src={animated.src}
+        poster={animated.poster}
+        label={alt}
+        width={animated.width || undefined}
+        height={animated.height || undefined}
+        isPlaying={isVisible}
+        wrapperClassName="block h-full w-full"
+        className={mediaClass}
+        onError={() => setHasVideoFailed(true)}
+      />
+    );
+  } else {
+    const image = animated?.kind === 'video' ? animated.fallback : animated;
+    media = image ? (
+      <TileImage sources={image} alt={alt} isAboveFold={isAboveFold} isStill={false} />
+    ) : (
+      <span className="sr-only">{alt}</span>
+    );
+  }
 
   return (
     <Link
+      ref={linkRef}
       to={getItemPath(item)}
       style={{ ...style, backgroundColor: background }}
       className={`block overflow-hidden rounded-md focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-violet-400 ${
-        isSticker ? 'bg-zinc-800' : ''
+        isTransparent ? 'bg-zinc-800' : ''
       }`}
       onMouseEnter={() => setIsActive(true)}
       onMouseLeave={() => setIsActive(false)}
@@ -51,23 +125,7 @@ export function GifTile({
       onBlur={() => setIsActive(false)}
       data-testid="gif-tile"
     >
-      {sources ? (
-        <picture>
-          {sources.webp && !showStill && <source type="image/webp" srcSet={sources.webp} />}
-          <img
-            src={sources.url}
-            alt={getAltText(item)}
-            width={sources.width || undefined}
-            height={sources.height || undefined}
-            loading={isAboveFold ? 'eager' : 'lazy'}
-            fetchPriority={isAboveFold ? 'high' : 'auto'}
-            decoding="async"
-            className="block h-full w-full object-cover"
-          />
-        </picture>
-      ) : (
-        <span className="sr-only">{getAltText(item)}</span>
-      )}
+      {media}
     </Link>
   );
 }

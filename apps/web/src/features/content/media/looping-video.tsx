@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'react';
+import type { CSSProperties } from 'react';
+
+interface LoopingVideoProps {
+  src: string;
+  poster: string | undefined;
+  /** The accessible name: the video itself is decoration inside a labelled image. */
+  label: string;
+  width: number | undefined;
+  height: number | undefined;
+  /** Plays while true, pauses (keeping its frame) while false. */
+  isPlaying: boolean;
+  /** Classes of the labelled box around the video. */
+  wrapperClassName?: string;
+  /** Classes and style of the video element. */
+  className?: string;
+  style?: CSSProperties;
+  /** The video cannot play (no such file, a format the browser refuses). */
+  onError: () => void;
+}
+
+/**
+ * A GIF as video (docs/web.md, "Media"): muted, looping, inline, no controls, its still as
+ * poster. It is an image to assistive technology (`role="img"` with the item's alt text) and
+ * loads nothing but its poster before it is asked to play. Unmounting releases its decoder:
+ * removing `src` alone keeps the loaded media, `load()` after it drops it.
+ */
+export function LoopingVideo({
+  src,
+  poster,
+  label,
+  width,
+  height,
+  isPlaying,
+  wrapperClassName,
+  className,
+  style,
+  onError,
+}: LoopingVideoProps) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+
+  // The source is set here rather than as an attribute, so that the release below (on
+  // unmount, or before another source) cannot be undone or outrun by a render.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    video.src = src;
+    return () => {
+      video.pause();
+      video.removeAttribute('src');
+      video.load();
+    };
+  }, [src]);
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    if (isPlaying) {
+      // Browsers let a muted video play without a gesture; the property, not only the attribute.
+      video.muted = true;
+      // A play() cut short by a pause() or an unmount rejects: nothing to do about it.
+      void video.play()?.catch(() => {});
+    } else {
+      video.pause();
+    }
+  }, [isPlaying, src]);
+
+  return (
+    <span role="img" aria-label={label} className={wrapperClassName}>
+      <video
+        ref={videoRef}
+        poster={poster}
+        width={width}
+        height={height}
+        muted
+        loop
+        playsInline
+        disablePictureInPicture
+        disableRemotePlayback
+        preload={isPlaying ? 'auto' : 'none'}
+        aria-hidden="true"
+        tabIndex={-1}
+        className={className}
+        style={style}
+        onError={onError}
+      />
+    </span>
+  );
+}

@@ -1,0 +1,24 @@
+/** Which video formats the browser plays, found once by the screen that shows media. */
+export interface MediaSupport {
+  /** H.264 in MP4, as GIPHY's and our `mp4` renditions are. */
+  canPlayMp4: boolean;
+  /** WebM (VP8) with its alpha channel, as our stickers' `webm` renditions are. */
+  canPlayAlphaWebm: boolean;
+}
+
+/**
+ * Asks a video element. WebKit (Safari, and every browser on iOS) decodes VP8 WebM but drops
+ * its alpha channel, drawing a transparent sticker on black, and its `canPlayType` cannot say
+ * so: it is told apart by its vendor string.
+ */
+export function detectMediaSupport(): MediaSupport {
+  if (typeof document === 'undefined') return { canPlayMp4: false, canPlayAlphaWebm: false };
+  const video = document.createElement('video');
+  const canPlay = (type: string) =>
+    typeof video.canPlayType === 'function' && video.canPlayType(type) !== '';
+  const isWebKit = /apple/i.test(navigator.vendor ?? '');
+  return {
+    canPlayMp4: canPlay('video/mp4; codecs="avc1.42E01E"'),
+    canPlayAlphaWebm: !isWebKit && canPlay('video/webm; codecs="vp8"'),
+  };
+}
