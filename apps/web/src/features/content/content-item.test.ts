@@ -136,17 +136,43 @@ describe('the media a tile or an item page plays', () => {
     }
   });
 
+  it('keeps the WebP where it is fewer bytes than the video and its poster', () => {
+    const sized = (webpSize: string, mp4Size: string, stillSize: string): ContentItem => ({
+      ...gif,
+      images: {
+        ...gif.images,
+        fixed_width: {
+          ...gif.images.fixed_width,
+          webp_size: webpSize,
+          mp4_size: mp4Size,
+        } as ContentRendition,
+        fixed_width_still: { ...gif.images.fixed_width_still, size: stillSize },
+      },
+    });
+    // A terminal recording: 7 KB of WebP, 20 KB of MP4.
+    expect(pickTileSources(sized('7000', '20000', '500'), everything).animated?.kind).toBe('image');
+    // The poster is fetched too: 9 KB of WebP against 8 KB of MP4 and a 2 KB still.
+    expect(pickTileSources(sized('9000', '8000', '2000'), everything).animated?.kind).toBe('image');
+    expect(pickTileSources(sized('20000', '8000', '2000'), everything).animated?.kind).toBe(
+      'video',
+    );
+    // Sizes unknown: video, usually the lighter.
+    expect(pickTileSources(sized('', '', ''), everything).animated?.kind).toBe('video');
+  });
+
   it('takes the original’s video for a detail rendition without one', () => {
     const downsized = gif.images.downsized as ContentRendition;
     expect(downsized).not.toHaveProperty('mp4');
-    const source = pickAnimatedSource(gif, downsized, gif.images.downsized_still, everything, [
+    const still = gif.images.original_still;
+    const source = pickAnimatedSource(gif, downsized, still, everything, [
       gif.images.original,
       gif.images.original_mp4,
     ]);
+    // 168 KB of MP4 and a 26 KB still against a 285 KB GIF.
     expect(source).toMatchObject({
       kind: 'video',
       src: (gif.images.original as { mp4?: string }).mp4,
-      poster: gif.images.downsized_still.url,
+      poster: still.url,
     });
   });
 });

@@ -147,44 +147,61 @@ export type ItemMediaSource =
     }
   | ({ kind: 'image' } & ImageSources);
 
+/** Sizes in bytes as GIPHY gives them (strings), or nothing when unknown. */
+function byteCount(value: unknown): number | undefined {
+  const bytes = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(bytes) && bytes > 0
+    ? bytes
+    : undefined;
+}
+
+type VideoFields = { mp4?: string; mp4_size?: string; webm?: string; webm_size?: string };
+
 /**
  * The lightest animated form of a rendition this browser shows without losing anything
- * (docs/web.md, "Media"): MP4 for GIFs, WebM with alpha for stickers and text where alpha
- * plays, else the rendition's animated WebP with its GIF as fallback, as GIPHY serves them.
- * When the rendition has no video, the first of `videoFallbacks` with one stands in (the item
- * page: the original's).
+ * (docs/web.md, "Media"): a video (MP4 for GIFs; WebM with alpha for stickers and text, where
+ * alpha plays) or the rendition's animated WebP with its GIF as fallback, whichever is fewer
+ * bytes when the rendition says both sizes (a video counts its poster too: both are
+ * fetched). Video is usually lighter; WebP wins for flat, few-colour art such as terminal
+ * recordings. When the rendition has no video, the first of `videoFallbacks` with one stands
+ * in (the item page: the original's).
  */
 export function pickAnimatedSource(
   item: ContentItem,
   rendition: ContentRendition | undefined,
-  still: { url?: string } | undefined,
+  still: { url?: string; size?: string } | undefined,
   support: MediaSupport,
-  videoFallbacks: ReadonlyArray<{ mp4?: string; webm?: string } | undefined> = [],
+  videoFallbacks: ReadonlyArray<VideoFields | undefined> = [],
 ): ItemMediaSource | null {
   const image = getRenditionSources(rendition);
   const width = Number(rendition?.width) || 0;
   const height = Number(rendition?.height) || 0;
   const poster = still?.url || undefined;
-  const candidates = [rendition as RenditionWithMedia | undefined, ...videoFallbacks];
-  const video = isTransparentItem(item)
-    ? support.canPlayAlphaWebm
-      ? { src: candidates.find((entry) => entry?.webm)?.webm, type: 'video/webm' as const }
-      : undefined
-    : support.canPlayMp4
-      ? { src: candidates.find((entry) => entry?.mp4)?.mp4, type: 'video/mp4' as const }
-      : undefined;
-  if (video?.src) {
-    return {
-      kind: 'video',
-      src: video.src,
-      type: video.type,
-      poster,
-      fallback: image,
-      width,
-      height,
-    };
-  }
-  return image ? { kind: 'image', ...image } : null;
+  const candidates = [
+    rendition as (RenditionWithMedia & VideoFields) | undefined,
+    ...videoFallbacks,
+  ];
+  const isTransparent = isTransparentItem(item);
+  const canPlay = isTransparent ? support.canPlayAlphaWebm : support.canPlayMp4;
+  const field = isTransparent ? 'webm' : 'mp4';
+  const source = canPlay ? candidates.find((entry) => entry?.[field]) : undefined;
+  const src = source?.[field];
+  if (!src) return image ? { kind: 'image', ...image } : null;
+
+  const withImage = rendition as
+    (RenditionWithMedia & { size?: string; webp_size?: string }) | undefined;
+  const imageBytes = image?.webp ? byteCount(withImage?.webp_size) : byteCount(withImage?.size);
+  const videoBytes = byteCount(source[isTransparent ? 'webm_size' : 'mp4_size']);
+  const posterBytes = poster ? byteCount(still?.size) : 0;
+  const isImageLighter =
+    image !== null &&
+    imageBytes !== undefined &&
+    videoBytes !== undefined &&
+    posterBytes !== undefined &&
+    imageBytes <= videoBytes + posterBytes;
+  if (isImageLighter) return { kind: 'image', ...image };
+  const type = isTransparent ? ('video/webm' as const) : ('video/mp4' as const);
+  return { kind: 'video', src, type, poster, fallback: image, width, height };
 }
 
 /** The grid's 200 px wide rendition (the masonry's columns have a fixed width) and its still. */
