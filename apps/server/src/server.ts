@@ -49,7 +49,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     await jobs.start();
     await startRenditionWorker({ config, database, jobs, log });
     built = await buildApp(
-      { config, database, catalog, sessionSecret: resolveSessionSecret(config) },
+      { config, database, catalog, sessionSecret: resolveSessionSecret(config), jobs },
       { logger: log },
     );
     await built.listen({ port: config.port, host: config.host });

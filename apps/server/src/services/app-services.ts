@@ -4,6 +4,7 @@ import type { CatalogServices } from '../catalog/catalog-services.ts';
 import type { MaintenanceLogger } from '../catalog/maintenance.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 
 /** What /readyz says about the starter catalog (seeded behind the running server). */
 export interface CatalogState {
@@ -17,6 +18,11 @@ export interface AppDepsInput {
   catalog?: CatalogState;
   /** Signs short-lived cookies (the sign-in flow); never the session token itself. */
   sessionSecret: string;
+  /**
+   * The running server's job queue: with it, what the app draws (animated text) is visible once
+   * its tiles exist and the rest is made by jobs (docs/architecture.md, "Jobs").
+   */
+  jobs?: JobQueue;
 }
 
 /**
