@@ -111,3 +111,27 @@ export const favoriteWriteResponseFirstScreenSchema: FirstScreenSchema<FavoriteW
     return { success: true, data: { success: true, id, isFavorite } };
   },
 };
+
+/**
+ * The home page's trending request (docs/web.md, "The spec's rules the web keeps": 25 a page,
+ * rated g), which the web asks and the server answers ahead in the HTML of `/`.
+ */
+export const homeTrendingParams = { limit: 25, rating: 'g' } as const;
+
+/**
+ * The `<script type="application/json">` in which the HTML of `/` carries, for a signed-in
+ * person, the first page of trending: `/v1`'s own answer, with the request it answers in its
+ * `data-request` attribute (docs/web.md, "First page"). Data, not a script: nothing runs.
+ */
+export const firstPageElementId = 'sticky-first-page';
+
+/** A trending request, written the same way by the server that answers it and the web. */
+export function describeTrendingRequest(request: {
+  type: string;
+  limit: number;
+  offset: number;
+  rating: string;
+}): string {
+  const { type, limit, offset, rating } = request;
+  return `${type}/trending?limit=${limit}&offset=${offset}&rating=${rating}`;
+}

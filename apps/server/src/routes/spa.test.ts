@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 
 describe('SPA serving', () => {
@@ -76,5 +78,137 @@ describe('SPA serving', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(response.headers['permissions-policy']).toContain('camera=()');
+  });
+});
+
+describe('the first page of trending in the HTML of /', () => {
+  let testApp: TestApp;
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  const indexHtml =
+    '<!doctype html><html><head><title>Sticky</title></head><body><div id="root"></div></body></html>';
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(distDir, 'index.html'), indexHtml);
+    testApp = await createTestApp({}, { webDistDir: distDir });
+    await insertCatalogItems(testApp.database, [
+      // A title that tries to close the element it is carried in.
+      { title: 'Waving </script><script>alert(1)</script> cat', trendScore: 3 },
+      { title: 'Dancing dog', trendScore: 2 },
+      { title: 'Rated R', trendScore: 9, rating: 'r' },
+      { title: 'Sticky sticker', trendScore: 1, type: 'sticker' },
+    ]);
+  });
+  afterAll(async () => {
+    await testApp.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  const getHome = (url: string, cookie?: string) =>
+    testApp.app.inject({
+      url,
+      headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
+    });
+
+  /** The element the page carries, as the browser would read it. */
+  function readFirstPage(html: string) {
+    const match = new RegExp(
+      `<script type="application/json" id="${firstPageElementId}" data-request="([^"]*)">(.*?)</script>`,
+      's',
+    ).exec(html);
+    if (!match) return null;
+    return { request: match[1]!.replaceAll('&amp;', '&'), body: JSON.parse(match[2]!) };
+  }
+
+  it('carries, for a signed-in request, what /v1 answers the home page’s first request', async () => {
+    const { cookie } = await signInAs(testApp);
+    const response = await getHome('/', cookie);
+    expect(response.statusCode).toBe(200);
+    const firstPage = readFirstPage(response.body);
+    expect(firstPage?.request).toBe(
+      describeTrendingRequest({ type: 'gifs', limit: 25, offset: 0, rating: 'g' }),
+    );
+    const v1 = await testApp.app.inject({
+      url: '/v1/gifs/trending?limit=25&offset=0&rating=g&api_key=sticky-web',
+      headers: { cookie },
+    });
+    const answer = v1.json();
+    expect(firstPage?.body.data).toEqual(answer.data);
+    expect(firstPage?.body.pagination).toEqual(answer.pagination);
+    expect(firstPage?.body.meta).toMatchObject({ status: 200, response_id: expect.any(String) });
+    expect(firstPage?.body.data.map((item: { title: string }) => item.title)).toEqual([
+      'Waving </script><script>alert(1)</script> cat',
+      'Dancing dog',
+    ]);
+    // Data, not script: one element, closed where it ends, nothing inside it closes it early.
+    expect(response.body.match(/<script/g)).toHaveLength(1);
+    expect(response.body).toContain(
+      'Waving \\u003c/script>\\u003cscript>alert(1)\\u003c/script> cat',
+    );
+    // Inside the head, before the app's own markup.
+    expect(response.body.indexOf(firstPageElementId)).toBeLessThan(
+      response.body.indexOf('</head>'),
+    );
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers.vary).toMatch(/cookie/i);
+    // The CSP is unchanged: no inline script is allowed, and none is needed.
+    expect(String(response.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it('carries the type the address asks for, and GIFs for a type it does not know', async () => {
+    const { cookie } = await signInAs(testApp);
+    const stickers = readFirstPage((await getHome('/?type=stickers', cookie)).body);
+    expect(stickers?.request).toBe(
+      describeTrendingRequest({ type: 'stickers', limit: 25, offset: 0, rating: 'g' }),
+    );
+    expect(stickers?.body.data.map((item: { title: string }) => item.title)).toEqual([
+      'Sticky sticker',
+    ]);
+    const unknown = readFirstPage((await getHome('/?type=videos', cookie)).body);
+    expect(unknown?.request).toMatch(/^gifs\/trending\?/);
+  });
+
+  it('gives a signed-out request, or one with a dead session, none of the catalog', async () => {
+    for (const cookie of [
+      undefined,
+      'sticky_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
+      const response = await getHome('/', cookie);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(indexHtml);
+      expect(response.body).not.toContain('Dancing dog');
+      // The same address answers differently with a session: no shared cache may keep it.
+      expect(response.headers['cache-control']).toBe('private, no-cache');
+      expect(response.headers.vary).toMatch(/cookie/i);
+    }
+  });
+
+  it('carries it only on the home page', async () => {
+    const { cookie } = await signInAs(testApp);
+    for (const url of ['/search/dog', '/favorite', '/gif/dancing-dog-abc', '/landing']) {
+      const response = await getHome(url, cookie);
+      expect(response.body, url).toBe(indexHtml);
+    }
+  });
+});
+
+describe('the HTML of / in GIPHY mode', () => {
+  it('carries nothing: the app asks GIPHY itself', async () => {
+    const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+    fs.writeFileSync(path.join(distDir, 'index.html'), '<html><head></head><body></body></html>');
+    const testApp = await createTestApp(
+      { GIPHY_API_KEY: 'test-key', GIPHY_API_URL: 'http://giphy.test/v1' },
+      { webDistDir: distDir },
+    );
+    try {
+      await insertCatalogItems(testApp.database, [{ title: 'Local only', trendScore: 1 }]);
+      const { cookie } = await signInAs(testApp);
+      const response = await testApp.app.inject({
+        url: '/',
+        headers: { accept: 'text/html', cookie },
+      });
+      expect(response.body).not.toContain(firstPageElementId);
+    } finally {
+      await testApp.close();
+      fs.rmSync(distDir, { recursive: true, force: true });
+    }
   });
 });

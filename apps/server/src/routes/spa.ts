@@ -2,13 +2,65 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import {
+  contentFilterSchema,
+  describeTrendingRequest,
+  firstPageElementId,
+  homeTrendingParams,
+} from '@sticky/contracts';
+import type { ContentFilter, ItemType } from '@sticky/contracts';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
+import { readTrendingPage } from '../catalog/query/trending-pages.ts';
 import { AppError } from '../lib/app-error.ts';
+import { listEnvelopeJson } from './v1/envelope.ts';
 
 export const webDistDir = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../web/dist',
 );
+
+const itemTypeByFilter: Record<ContentFilter, ItemType> = {
+  gifs: 'gif',
+  stickers: 'sticker',
+  text: 'text',
+};
+
+/**
+ * For a signed-in request of `/` in local mode, the first page of trending the home page will
+ * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it, in a
+ * `<script type="application/json">` the app reads instead of asking (docs/web.md, "First
+ * page"): the first tiles then wait for the HTML and the app's JS, not also for the session
+ * check and an API round trip after them. Data, not a script (the CSP allows no inline
+ * script), with `<` escaped so nothing in it can close the element. A signed-out request gets
+ * none of the catalog; a failure to read it only costs the app that round trip.
+ */
+async function renderFirstPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<string | null> {
+  const { config, database } = app.deps;
+  if (config.giphy) return null;
+  const token = request.cookies[sessionCookieName(config)];
+  if (!token) return null;
+  try {
+    if (!(await findSessionUser(database.db, token))) return null;
+    const typeParam = new URL(request.url, 'http://localhost').searchParams.get('type');
+    const parsed = contentFilterSchema.safeParse(typeParam);
+    const type = parsed.success ? parsed.data : 'gifs';
+    const params = { ...homeTrendingParams, offset: 0 };
+    const page = await readTrendingPage(app.deps, { ...params, types: [itemTypeByFilter[type]] });
+    const json = listEnvelopeJson(page.data, page.totalCount, params.offset).replace(
+      /</g,
+      '\\u003c',
+    );
+    const described = describeTrendingRequest({ type, ...params }).replace(/&/g, '&amp;');
+    return `<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not put the first page of trending in the page');
+    return null;
+  }
+}
 
 /**
  * Serves the built SPA; any other GET that wants HTML gets index.html (client-side routing).
@@ -47,6 +99,19 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       // The landing page's largest image: fetched with the page, not after its JS has run.
       if (request.url === '/landing' || request.url.startsWith('/landing?')) {
         reply.header('link', '</landing/hero.svg>; rel=preload; as=image');
+      }
+      if (request.url === '/' || request.url.startsWith('/?')) {
+        // The page differs with the session cookie: no shared cache may keep it.
+        reply.header('cache-control', 'private, no-cache').header('vary', 'cookie');
+        const firstPage = await renderFirstPage(app, request);
+        if (firstPage) {
+          const html = await fs.promises.readFile(indexFile, 'utf8');
+          const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
+          return reply
+            .type('text/html; charset=utf-8')
+            .send(`${html.slice(0, at)}${firstPage}${html.slice(at)}`);
+        }
+        return reply.type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
       }
       return reply
         .header('cache-control', 'no-cache')
