@@ -1,0 +1,28 @@
+import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts/first-screen';
+import type { ContentListResult } from '../content-types.ts';
+import { normalizeListAnswer } from './normalize-items.ts';
+
+/**
+ * The first page of trending that the HTML of `/` carries for a signed-in person (docs/web.md,
+ * "First page"), when it answers `request` exactly: the same type, limit, offset and rating the
+ * app would ask `/v1` for. The page's first trending request takes it out of the document
+ * whether or not it matches, so it is used once, at the start, and never goes stale: any later
+ * request asks the server. Anything unreadable is ignored and the server asked.
+ */
+export function takeFirstPage(request: {
+  type: string;
+  limit: number;
+  offset: number;
+  rating: string;
+}): ContentListResult | null {
+  if (typeof document === 'undefined') return null;
+  const element = document.getElementById(firstPageElementId);
+  if (!element) return null;
+  element.remove();
+  if (element.getAttribute('data-request') !== describeTrendingRequest(request)) return null;
+  try {
+    return normalizeListAnswer(JSON.parse(element.textContent ?? ''));
+  } catch {
+    return null;
+  }
+}
