@@ -53,7 +53,7 @@ export interface PageWeight {
   items: number;
   /** Everything received to show those items: document, scripts, styles, API answers, images. */
   totalBytes: number;
-  /** The images of those items alone. */
+  /** The media of those items alone: images, videos and their posters. */
   mediaBytes: number;
   /** The sum of those items' original files. */
   originalBytes: number;
@@ -61,6 +61,10 @@ export interface PageWeight {
   totalOverOriginals: number;
   byKind: Record<string, number>;
   requests: number;
+  /** Tiles shown as video. */
+  videoTiles: number;
+  /** Media requests that failed or were cancelled (their bytes cannot be read). */
+  failedMediaRequests: number;
 }
 
 export interface LighthouseRun {
@@ -252,33 +256,52 @@ async function measurePageWeight(
       }, ignoreClosed),
     );
   });
+  const failedMedia: string[] = [];
+  page.on('requestfailed', (request) => {
+    // A media request cut short (a video paused or released mid-download) has no sizes to
+    // read: counted, so a low figure cannot come from bytes that went uncounted.
+    if (new URL(request.url()).pathname.startsWith('/media/')) failedMedia.push(request.url());
+  });
   try {
     await page.goto(`${server.url}${pagePath}`, { waitUntil: 'load', timeout: 60_000 });
     const tiles = page.getByTestId('gif-tile');
     await tiles.first().waitFor({ timeout: 60_000 });
-    // The grid pages in more items near its end; scroll tile by tile and stop at the last wanted.
+    // The grid pages in more items near its end; scroll tile by tile and stop at the last
+    // wanted, waiting for each tile's media to show: an image loaded, or a video with a frame
+    // to show. Tiles play and release their media as they pass (apps/web's tile observer), so
+    // what each one showed is read when it shows it: the image, the video and its poster.
     const count = Math.min(wanted, await tiles.count());
+    const shown: Array<{ href: string; sources: string[] }> = [];
     for (let index = 0; index < count; index += 1) {
-      await tiles.nth(index).scrollIntoViewIfNeeded();
+      const tile = tiles.nth(index);
+      await tile.scrollIntoViewIfNeeded();
+      // No functions declared inside: tsx would name them with a helper the page lacks.
+      await page.waitForFunction(
+        (link) => {
+          const video = link?.querySelector('video');
+          if (video) return video.readyState >= 2;
+          const image = link?.querySelector('img');
+          return Boolean(image?.complete && image.naturalWidth > 0);
+        },
+        await tile.elementHandle(),
+        { timeout: 60_000 },
+      );
+      shown.push(
+        await tile.evaluate((link) => {
+          const image = link.querySelector('img');
+          const video = link.querySelector('video');
+          return {
+            href: link.getAttribute('href') ?? '',
+            sources: [image?.currentSrc, video?.currentSrc, video?.poster].filter(
+              (source): source is string => Boolean(source),
+            ),
+          };
+        }),
+      );
     }
-    await page.waitForFunction(
-      (n) => {
-        const images = [...document.querySelectorAll('[data-testid="gif-tile"] img')].slice(0, n);
-        return images.length === n && images.every((image) => (image as HTMLImageElement).complete);
-      },
-      count,
-      { timeout: 60_000 },
-    );
     await page.waitForLoadState('networkidle');
-    const shown = await page.evaluate((n) => {
-      const links = [...document.querySelectorAll('[data-testid="gif-tile"]')].slice(0, n);
-      return links.map((link) => ({
-        href: link.getAttribute('href') ?? '',
-        src: (link.querySelector('img') as HTMLImageElement | null)?.currentSrc ?? '',
-      }));
-    }, count);
     await Promise.all(pending);
-    const shownSources = new Set(shown.map((tile) => tile.src));
+    const shownSources = new Set(shown.flatMap((tile) => tile.sources));
     const ids = shown.map((tile) => tile.href.split('/').pop()!.split('-').pop()!);
     const originals = await server.database.pool.query<{ bytes: string; count: string }>(
       'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS count FROM items WHERE id = ANY($1)',
@@ -311,6 +334,10 @@ async function measurePageWeight(
       totalOverOriginals: round(ratioOf(totalBytes, originalBytes), 4),
       byKind,
       requests: needed.length,
+      videoTiles: shown.filter((tile) =>
+        tile.sources.some((source) => /\.(mp4|webm)$/.test(source)),
+      ).length,
+      failedMediaRequests: failedMedia.filter((url) => shownSources.has(url)).length,
     };
   } finally {
     await context.close();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
@@ -179,6 +180,36 @@ describe('the first page of trending in the HTML of /', () => {
       expect(response.headers['cache-control']).toBe('private, no-cache');
       expect(response.headers.vary).toMatch(/cookie/i);
     }
+  });
+
+  it('sends pages compressed as the browser accepts: brotli, else gzip, else as they are', async () => {
+    const { cookie } = await signInAs(testApp);
+    // Each answer has its own response id; the rest is the same page.
+    const withoutId = (html: string) => html.replace(/"response_id":"[^"]*"/, '');
+    const plain = withoutId((await getHome('/', cookie)).body);
+    const ask = (encoding: string) =>
+      testApp.app.inject({
+        url: '/',
+        headers: { accept: 'text/html', cookie, 'accept-encoding': encoding },
+      });
+    const brotli = await ask('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(withoutId(zlib.brotliDecompressSync(brotli.rawPayload).toString())).toBe(plain);
+    // The first page is most of the page, and compresses well.
+    expect(brotli.rawPayload.length).toBeLessThan(plain.length / 3);
+    const gzipped = await ask('gzip, br;q=0');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(withoutId(zlib.gunzipSync(gzipped.rawPayload).toString())).toBe(plain);
+    const identity = await ask('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(withoutId(identity.body)).toBe(plain);
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers.vary).toMatch(/cookie/i);
+    const landing = await testApp.app.inject({
+      url: '/landing',
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    });
+    expect(zlib.brotliDecompressSync(landing.rawPayload).toString()).toBe(indexHtml);
   });
 
   it('carries it only on the home page', async () => {
