@@ -135,3 +135,72 @@ export function describeTrendingRequest(request: {
   const { type, limit, offset, rating } = request;
   return `${type}/trending?limit=${limit}&offset=${offset}&rating=${rating}`;
 }
+
+/** A size as GIPHY writes it (a string of digits), or as a number; missing when unknown. */
+type ByteSize = string | number | undefined;
+
+/** The fields of a GIPHY rendition that say what it can be shown as, and at what cost. */
+export interface RenditionMedia {
+  url?: string;
+  size?: ByteSize;
+  webp?: string;
+  webp_size?: ByteSize;
+  mp4?: string;
+  mp4_size?: ByteSize;
+  /** Ours, beside GIPHY's fields: VP8 with alpha for transparent items. */
+  webm?: string;
+  webm_size?: ByteSize;
+}
+
+export interface VideoSupport {
+  /** Stickers and animated text: never an MP4 (no alpha), a WebM where alpha plays. */
+  isTransparent: boolean;
+  canPlayMp4: boolean;
+  canPlayAlphaWebm: boolean;
+}
+
+function byteCount(value: ByteSize): number | undefined {
+  const bytes = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(bytes) && bytes > 0
+    ? bytes
+    : undefined;
+}
+
+/**
+ * Which video a rendition plays as, or null when it shows as its image (docs/web.md,
+ * "Media"): a video the browser plays without losing the item's transparency (MP4 for GIFs,
+ * WebM with alpha for stickers and text), unless the rendition's WebP (or its GIF, without
+ * one) is no more bytes than the video and its poster, which are both fetched. Video is
+ * usually the lighter; flat, few-colour art (terminal recordings) is lighter as WebP. Sizes
+ * unknown: the video. `videoFallbacks` stand in for a rendition without a video of its own
+ * (the item page: the original's). The web shows tiles by it and the server preloads what
+ * the first tiles show by it, so both must agree.
+ */
+export function pickVideoSource(
+  rendition: RenditionMedia | undefined,
+  still: { url?: string; size?: ByteSize } | undefined,
+  support: VideoSupport,
+  videoFallbacks: ReadonlyArray<RenditionMedia | undefined> = [],
+): { src: string; type: 'video/mp4' | 'video/webm' } | null {
+  const field = support.isTransparent ? 'webm' : 'mp4';
+  const canPlay = support.isTransparent ? support.canPlayAlphaWebm : support.canPlayMp4;
+  const source = canPlay
+    ? [rendition, ...videoFallbacks].find((entry) => entry?.[field])
+    : undefined;
+  const src = source?.[field];
+  if (!source || !src) return null;
+  const type = support.isTransparent ? 'video/webm' : 'video/mp4';
+  const hasImage = Boolean(rendition?.url || rendition?.webp);
+  const imageBytes = byteCount(rendition?.webp ? rendition.webp_size : rendition?.size);
+  const videoBytes = byteCount(source[support.isTransparent ? 'webm_size' : 'mp4_size']);
+  const posterBytes = still?.url ? byteCount(still.size) : 0;
+  if (
+    hasImage &&
+    imageBytes !== undefined &&
+    videoBytes !== undefined &&
+    posterBytes !== undefined
+  ) {
+    if (imageBytes <= videoBytes + posterBytes) return null;
+  }
+  return { src, type };
+}

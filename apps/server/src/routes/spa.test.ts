@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renditions } from '../db/schema.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
@@ -218,6 +220,56 @@ describe('the first page of trending in the HTML of /', () => {
       const response = await getHome(url, cookie);
       expect(response.body, url).toBe(indexHtml);
     }
+  });
+});
+
+describe('the first tiles of / preloaded', () => {
+  let testApp: TestApp;
+  let ids: string[];
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(distDir, 'index.html'), '<html><head></head><body></body></html>');
+    testApp = await createTestApp({}, { webDistDir: distDir });
+    ids = await insertCatalogItems(
+      testApp.database,
+      [6, 5, 4, 3, 2, 1].map((trendScore) => ({
+        title: `Tile ${7 - trendScore}`,
+        trendScore,
+        hasMp4: true,
+      })),
+    );
+    // The first tile's WebP is heavy: it shows as video, and paints its poster first.
+    await testApp.database.db
+      .update(renditions)
+      .set({ bytes: 10_000_000 })
+      .where(and(eq(renditions.itemId, ids[0]!), eq(renditions.format, 'webp')));
+  });
+  afterAll(async () => {
+    await testApp.close();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  });
+
+  it('preloads what the first four tiles paint first, as the web shows them', async () => {
+    const { cookie } = await signInAs(testApp);
+    const html = (await testApp.app.inject({ url: '/', headers: { accept: 'text/html', cookie } }))
+      .body;
+    const v1 = await testApp.app.inject({
+      url: '/v1/gifs/trending?limit=25&rating=g&api_key=sticky-web',
+      headers: { cookie },
+    });
+    const items = v1.json().data as Array<{
+      images: { fixed_width: { webp: string }; fixed_width_still: { url: string } };
+    }>;
+    const preloads = [...html.matchAll(/<link rel="preload" as="image" href="([^"]*)"([^>]*)>/g)];
+    expect(preloads.map((match) => match[1]!.replaceAll('&amp;', '&'))).toEqual([
+      items[0]!.images.fixed_width_still.url,
+      items[1]!.images.fixed_width.webp,
+      items[2]!.images.fixed_width.webp,
+      items[3]!.images.fixed_width.webp,
+    ]);
+    expect(preloads[1]![2]).toContain('type="image/webp"');
+    expect(preloads[0]![2]).not.toContain('type=');
+    for (const preload of preloads) expect(preload[2]).toContain('fetchpriority="high"');
   });
 });
 

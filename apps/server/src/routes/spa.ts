@@ -9,8 +9,9 @@ import {
   describeTrendingRequest,
   firstPageElementId,
   homeTrendingParams,
+  pickVideoSource,
 } from '@sticky/contracts';
-import type { ContentFilter, ItemType } from '@sticky/contracts';
+import type { ContentFilter, ItemType, RenditionMedia } from '@sticky/contracts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
@@ -28,12 +29,44 @@ const itemTypeByFilter: Record<ContentFilter, ItemType> = {
   text: 'text',
 };
 
+/** The tiles whose first paint the page preloads: a row on wide screens, two on phones. */
+const PRELOADED_TILES = 4;
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+type GiphyImages = Record<string, (RenditionMedia & { url?: string }) | undefined>;
+
+/**
+ * What the first tiles paint first, as the web chooses it (pickVideoSource, shared with the
+ * web): a video's poster, or the animated WebP (else GIF) of a tile shown as an image. The
+ * largest paint of `/` is one of them: fetched with the page instead of after the app's JS.
+ * The browser's formats are not known here: those of Chromium and Firefox are assumed.
+ */
+function listFirstPaints(itemsJson: string): Array<{ href: string; type?: string }> {
+  const items = JSON.parse(itemsJson) as Array<{
+    type?: string;
+    is_sticker?: number | boolean;
+    images?: GiphyImages;
+  }>;
+  return items.slice(0, PRELOADED_TILES).flatMap((item) => {
+    const rendition = item.images?.fixed_width ?? item.images?.original;
+    const still = item.images?.fixed_width_still ?? item.images?.original_still;
+    const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
+    const support = { isTransparent, canPlayMp4: true, canPlayAlphaWebm: true };
+    if (pickVideoSource(rendition, still, support)) return still?.url ? [{ href: still.url }] : [];
+    if (rendition?.webp) return [{ href: rendition.webp, type: 'image/webp' }];
+    return rendition?.url ? [{ href: rendition.url }] : [];
+  });
+}
+
 /**
  * For a signed-in request of `/` in local mode, the first page of trending the home page will
  * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it, in a
  * `<script type="application/json">` the app reads instead of asking (docs/web.md, "First
  * page"): the first tiles then wait for the HTML and the app's JS, not also for the session
- * check and an API round trip after them. Data, not a script (the CSP allows no inline
+ * check and an API round trip after them, and the first tiles' images are preloaded. Data, not a script (the CSP allows no inline
  * script), with `<` escaped so nothing in it can close the element. A signed-out request gets
  * none of the catalog; a failure to read it only costs the app that round trip.
  */
@@ -57,7 +90,13 @@ async function renderFirstPage(
       '\\u003c',
     );
     const described = describeTrendingRequest({ type, ...params }).replace(/&/g, '&amp;');
-    return `<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
+    const preloads = listFirstPaints(page.data.json)
+      .map(
+        (image) =>
+          `<link rel="preload" as="image" href="${escapeAttribute(image.href)}"${image.type ? ` type="${image.type}"` : ''} fetchpriority="high">`,
+      )
+      .join('');
+    return `${preloads}<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
   } catch (error) {
     request.log.warn({ err: error }, 'could not put the first page of trending in the page');
     return null;

@@ -1,4 +1,6 @@
 import type { ItemType } from '@sticky/contracts';
+import { pickVideoSource } from '@sticky/contracts/first-screen';
+import type { RenditionMedia } from '@sticky/contracts/first-screen';
 import type { MediaSupport } from '@/lib/media-support.ts';
 import type { ContentItem, ContentRendition, ContentUser } from './content-types.ts';
 import { itemTypes } from './content-types.ts';
@@ -57,12 +59,8 @@ export function getAspectRatio(item: ContentItem): number {
   return 1;
 }
 
-/** A rendition's fields beyond the SDK's type: GIPHY's `webp` and video, our `webm`. */
-type RenditionWithMedia = ContentRendition & {
-  webp?: string;
-  mp4?: string;
-  webm?: string;
-};
+/** GIPHY's `webp`, which the SDK's type of every rendition lacks. */
+type RenditionWithWebp = ContentRendition & { webp?: string };
 
 export interface ImageSources {
   /** Animated WebP, when the rendition has one. */
@@ -74,8 +72,8 @@ export interface ImageSources {
 }
 
 export function getRenditionSources(rendition: ContentRendition | undefined): ImageSources | null {
-  if (!rendition || (!rendition.url && !(rendition as RenditionWithMedia).webp)) return null;
-  const webp = (rendition as RenditionWithMedia).webp || undefined;
+  if (!rendition || (!rendition.url && !(rendition as RenditionWithWebp).webp)) return null;
+  const webp = (rendition as RenditionWithWebp).webp || undefined;
   return {
     webp,
     url: rendition.url || webp,
@@ -147,61 +145,35 @@ export type ItemMediaSource =
     }
   | ({ kind: 'image' } & ImageSources);
 
-/** Sizes in bytes as GIPHY gives them (strings), or nothing when unknown. */
-function byteCount(value: unknown): number | undefined {
-  const bytes = Number(value);
-  return value !== undefined && value !== '' && Number.isFinite(bytes) && bytes > 0
-    ? bytes
-    : undefined;
-}
-
-type VideoFields = { mp4?: string; mp4_size?: string; webm?: string; webm_size?: string };
-
 /**
- * The lightest animated form of a rendition this browser shows without losing anything
- * (docs/web.md, "Media"): a video (MP4 for GIFs; WebM with alpha for stickers and text, where
- * alpha plays) or the rendition's animated WebP with its GIF as fallback, whichever is fewer
- * bytes when the rendition says both sizes (a video counts its poster too: both are
- * fetched). Video is usually lighter; WebP wins for flat, few-colour art such as terminal
- * recordings. When the rendition has no video, the first of `videoFallbacks` with one stands
- * in (the item page: the original's).
+ * A rendition as the browser shows it best (docs/web.md, "Media"): its video when
+ * `pickVideoSource` says so (the lighter of video and WebP that keeps transparency; contracts'
+ * first-screen.ts, shared with the server's preloads), else its animated WebP with the GIF as
+ * fallback, as GIPHY serves them.
  */
 export function pickAnimatedSource(
   item: ContentItem,
   rendition: ContentRendition | undefined,
   still: { url?: string; size?: string } | undefined,
   support: MediaSupport,
-  videoFallbacks: ReadonlyArray<VideoFields | undefined> = [],
+  videoFallbacks: ReadonlyArray<RenditionMedia | undefined> = [],
 ): ItemMediaSource | null {
   const image = getRenditionSources(rendition);
-  const width = Number(rendition?.width) || 0;
-  const height = Number(rendition?.height) || 0;
-  const poster = still?.url || undefined;
-  const candidates = [
-    rendition as (RenditionWithMedia & VideoFields) | undefined,
-    ...videoFallbacks,
-  ];
-  const isTransparent = isTransparentItem(item);
-  const canPlay = isTransparent ? support.canPlayAlphaWebm : support.canPlayMp4;
-  const field = isTransparent ? 'webm' : 'mp4';
-  const source = canPlay ? candidates.find((entry) => entry?.[field]) : undefined;
-  const src = source?.[field];
-  if (!src) return image ? { kind: 'image', ...image } : null;
-
-  const withImage = rendition as
-    (RenditionWithMedia & { size?: string; webp_size?: string }) | undefined;
-  const imageBytes = image?.webp ? byteCount(withImage?.webp_size) : byteCount(withImage?.size);
-  const videoBytes = byteCount(source[isTransparent ? 'webm_size' : 'mp4_size']);
-  const posterBytes = poster ? byteCount(still?.size) : 0;
-  const isImageLighter =
-    image !== null &&
-    imageBytes !== undefined &&
-    videoBytes !== undefined &&
-    posterBytes !== undefined &&
-    imageBytes <= videoBytes + posterBytes;
-  if (isImageLighter) return { kind: 'image', ...image };
-  const type = isTransparent ? ('video/webm' as const) : ('video/mp4' as const);
-  return { kind: 'video', src, type, poster, fallback: image, width, height };
+  const video = pickVideoSource(
+    rendition as RenditionMedia | undefined,
+    still,
+    { ...support, isTransparent: isTransparentItem(item) },
+    videoFallbacks,
+  );
+  if (!video) return image ? { kind: 'image', ...image } : null;
+  return {
+    kind: 'video',
+    ...video,
+    poster: still?.url || undefined,
+    fallback: image,
+    width: Number(rendition?.width) || 0,
+    height: Number(rendition?.height) || 0,
+  };
 }
 
 /** The grid's 200 px wide rendition (the masonry's columns have a fixed width) and its still. */
