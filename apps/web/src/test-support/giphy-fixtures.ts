@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GifsResult } from '@giphy/js-fetch-api';
+import { normalizeItem } from '@/features/content';
 import type { ContentCategory, ContentItem } from '@/features/content';
 
 type ContentListResult = GifsResult;
@@ -27,43 +28,6 @@ function readFixture(file: string): {
   pagination?: ContentListResult['pagination'];
 } {
   return JSON.parse(fs.readFileSync(`${fixturesDir}${file}`, 'utf8'));
-}
-
-const boolProps = [
-  'is_anonymous',
-  'is_community',
-  'is_featured',
-  'is_hidden',
-  'is_indexable',
-  'is_preserve_size',
-  'is_realtime',
-  'is_removed',
-  'is_sticker',
-  'is_dynamic',
-];
-
-/** What `@giphy/js-fetch-api` does to every item it hands over (its `normalize`), so fakes look real. */
-export function normalizeItem(raw: Record<string, unknown>, responseId: string): ContentItem {
-  const item: Record<string, unknown> = { ...raw, id: String(raw.id), response_id: responseId };
-  item.tags = ((raw.tags as unknown[]) ?? []).map((tag) =>
-    typeof tag === 'string' ? tag : (tag as { text: string }).text,
-  );
-  for (const prop of boolProps) item[prop] = Boolean(raw[prop]);
-  const images: Record<string, Record<string, unknown>> = {};
-  for (const [name, rendition] of Object.entries((raw.images as object) ?? {})) {
-    const copy = { ...(rendition as Record<string, unknown>) };
-    if ('width' in copy) copy.width = parseInt(String(copy.width), 10);
-    if ('height' in copy) copy.height = parseInt(String(copy.height), 10);
-    images[name] = copy;
-  }
-  item.images = images;
-  if (raw.user) {
-    const user = { ...(raw.user as Record<string, unknown>) };
-    for (const prop of ['suppress_chrome', 'is_public', 'is_verified'])
-      user[prop] = Boolean(user[prop]);
-    item.user = user;
-  }
-  return item as unknown as ContentItem;
 }
 
 /** A list fixture as the client returns it, optionally with other pagination. */

@@ -4,6 +4,7 @@ export { downloadMedia } from './api/download.ts';
 export { recordItemEvent } from './api/events.ts';
 export { itemQueryOptions } from './api/item.ts';
 export { itemsByIdsQueryOptions } from './api/items-by-ids.ts';
+export { normalizeItem } from './api/normalize-items.ts';
 export { relatedQueryOptions } from './api/related.ts';
 export { searchQueryOptions } from './api/search.ts';
 export { trendingQueryOptions } from './api/trending.ts';
