@@ -21,6 +21,7 @@ import {
   lockMediaFilesShared,
   placeFiles,
   removeUnreferencedFiles,
+  toRenditionRows,
 } from './media-files.ts';
 import { getMediaProcessor } from './media-processor.ts';
 import type { MediaProcessor } from './media-processor.ts';
@@ -279,18 +280,7 @@ export async function importMedia(
         attribution: metadata.attribution ?? '',
         trendScore: metadata.trendScore ?? 0,
       });
-      await tx.insert(renditions).values(
-        placement.files.map((file) => ({
-          itemId,
-          name: file.name,
-          format: file.format,
-          width: file.width,
-          height: file.height,
-          frames: file.frames,
-          bytes: file.bytes,
-          path: file.path,
-        })),
-      );
+      await tx.insert(renditions).values(toRenditionRows(itemId, placement.files));
       const categoryIds = new Set<number>();
       for (const category of metadata.categories ?? []) {
         categoryIds.add(await ensureCategory(tx, category));

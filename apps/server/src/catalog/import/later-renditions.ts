@@ -11,6 +11,7 @@ import {
   lockMediaFilesShared,
   placeFiles,
   removeUnreferencedFiles,
+  toRenditionRows,
 } from './media-files.ts';
 import { getMediaProcessor } from './media-processor.ts';
 import type { MediaProcessor } from './media-processor.ts';
@@ -133,18 +134,7 @@ export async function makeLaterRenditions(
       if (placement.files.length > 0) {
         await tx
           .insert(renditions)
-          .values(
-            placement.files.map((file) => ({
-              itemId,
-              name: file.name,
-              format: file.format,
-              width: file.width,
-              height: file.height,
-              frames: file.frames,
-              bytes: file.bytes,
-              path: file.path,
-            })),
-          )
+          .values(toRenditionRows(itemId, placement.files))
           .onConflictDoNothing();
       }
       return true;

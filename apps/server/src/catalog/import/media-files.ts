@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
+import type { renditions } from '../../db/schema.ts';
 import { contentAddressedPath, MEDIA_TEMP_DIR, resolveMediaPath } from '../media-paths.ts';
 import type { RenderedFile } from './render-renditions.ts';
 
@@ -41,6 +42,23 @@ async function exists(file: string): Promise<boolean> {
 export interface PlacedFile extends RenderedFile {
   /** Path relative to mediaDir, as stored in `renditions.path`. */
   path: string;
+}
+
+/** The `renditions` rows of an item's placed files (the import and the later-renditions job). */
+export function toRenditionRows(
+  itemId: string,
+  files: readonly PlacedFile[],
+): (typeof renditions.$inferInsert)[] {
+  return files.map((file) => ({
+    itemId,
+    name: file.name,
+    format: file.format,
+    width: file.width,
+    height: file.height,
+    frames: file.frames,
+    bytes: file.bytes,
+    path: file.path,
+  }));
 }
 
 /**
