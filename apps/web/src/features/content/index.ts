@@ -15,6 +15,7 @@ export { LoadingIndicator } from './components/loading-indicator.tsx';
 export { PoweredByGiphy } from './components/powered-by-giphy.tsx';
 export { TypeSwitcher } from './components/type-switcher.tsx';
 export { LoopingVideo } from './media/looping-video.tsx';
+export { RenditionPicture } from './media/rendition-picture.tsx';
 export {
   getAltText,
   getIdFromSlug,

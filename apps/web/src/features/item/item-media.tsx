@@ -8,6 +8,7 @@ import {
   LoopingVideo,
   pickAnimatedSource,
   pickDetailRendition,
+  RenditionPicture,
   usePrefersReducedMotion,
 } from '@/features/content';
 import type { ContentItem, ImageSources } from '@/features/content';
@@ -134,16 +135,14 @@ function MediaImage({
   isStill: boolean;
 }) {
   return (
-    <picture>
-      {sources.webp && !isStill && <source type="image/webp" srcSet={sources.webp} />}
-      <img
-        src={sources.url}
-        alt={alt}
-        width={width}
-        height={height}
-        className="block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
-        style={{ aspectRatio: `${width} / ${height}` }}
-      />
-    </picture>
+    <RenditionPicture
+      sources={sources}
+      alt={alt}
+      isStill={isStill}
+      width={width}
+      height={height}
+      className="block h-auto max-h-[70vh] max-w-full rounded-lg object-contain"
+      style={{ aspectRatio: `${width} / ${height}` }}
+    />
   );
 }

@@ -6,6 +6,7 @@ import { getAltText, getItemPath, isTransparentItem, pickTileSources } from '../
 import type { ImageSources } from '../content-item.ts';
 import type { ContentItem } from '../content-types.ts';
 import { LoopingVideo } from '../media/looping-video.tsx';
+import { RenditionPicture } from '../media/rendition-picture.tsx';
 import { useTileVisibility } from '../media/use-tile-visibility.ts';
 
 const placeholderColors = ['#6d28d9', '#0e7490', '#be185d', '#15803d', '#b45309', '#1d4ed8'];
@@ -35,19 +36,17 @@ function TileImage({
   isStill: boolean;
 }) {
   return (
-    <picture>
-      {sources.webp && !isStill && <source type="image/webp" srcSet={sources.webp} />}
-      <img
-        src={sources.url}
-        alt={alt}
-        width={sources.width || undefined}
-        height={sources.height || undefined}
-        loading={isAboveFold ? 'eager' : 'lazy'}
-        fetchPriority={isAboveFold ? 'high' : 'auto'}
-        decoding="async"
-        className={mediaClass}
-      />
-    </picture>
+    <RenditionPicture
+      sources={sources}
+      alt={alt}
+      isStill={isStill}
+      width={sources.width || undefined}
+      height={sources.height || undefined}
+      loading={isAboveFold ? 'eager' : 'lazy'}
+      fetchPriority={isAboveFold ? 'high' : 'auto'}
+      decoding="async"
+      className={mediaClass}
+    />
   );
 }
 
