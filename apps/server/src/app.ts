@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
+import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { routeInventoryPlugin } from './plugins/route-inventory.ts';
@@ -24,6 +25,7 @@ import type { AppDeps, AppDepsInput } from './services/app-services.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    errorBodiesByPrefix: ErrorBodiesByPrefix;
   }
   interface FastifyRequest {
     /** The signed-in user: resolved from the session cookie by the APIs (plugins/session.ts). */
@@ -64,6 +66,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   // Services per app (docs/architecture.md, "Services per app"), closed with it.
   const services = createAppServices(deps, app.log);
   app.decorate('deps', services.deps);
+  app.decorate('errorBodiesByPrefix', new Map() as ErrorBodiesByPrefix);
   app.addHook('onClose', services.close);
   // One declaration per route validates, types, serializes and documents (docs/api.md).
   app.setValidatorCompiler(validatorCompiler);

@@ -148,7 +148,14 @@ export const giphyErrorResponses = {
   '5xx': errorEnvelopeSchema,
 } as const;
 
-type ErrorBody = (error: AppError) => ApiError | ErrorEnvelope;
+/** How one API writes an error (`/api`, GIPHY's `/v1`, Tenor's `/v2`). */
+export type ErrorBody = (error: AppError) => unknown;
+
+/**
+ * Each API's error body by its path prefix, kept per app (decorated in app.ts): the router's
+ * own errors come before any plugin is chosen, so `handleFrameworkError` looks the body up here.
+ */
+export type ErrorBodiesByPrefix = Map<string, ErrorBody>;
 
 function sendError(
   request: FastifyRequest,
@@ -172,29 +179,42 @@ function notFound(request: FastifyRequest): AppError {
 }
 
 /**
- * This plugin's errors and unknown paths in `/api`'s envelope; call it inside the plugin. The
- * root uses only the error half: its not-found answer is the web app's (routes/spa.ts).
+ * This plugin's errors (and, unless told otherwise, its unknown paths) in its API's envelope;
+ * call it inside the plugin. It also tells the router-level handler which body its prefix uses.
+ */
+export function answerErrorsWith(
+  app: FastifyInstance,
+  toBody: ErrorBody,
+  options = { isNotFoundToo: true },
+): void {
+  if (app.prefix) app.errorBodiesByPrefix.set(app.prefix, toBody);
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, toBody));
+  if (options.isNotFoundToo) {
+    app.setNotFoundHandler((request, reply) =>
+      sendError(request, reply, notFound(request), toBody),
+    );
+  }
+}
+
+/**
+ * This plugin's errors and unknown paths in `/api`'s envelope. The root uses only the error
+ * half: its not-found answer is the web app's (routes/spa.ts).
  */
 export function answerErrorsAsApi(app: FastifyInstance, options = { isNotFoundToo: true }): void {
-  app.setErrorHandler((error, request, reply) => sendApiError(request, reply, error));
-  if (options.isNotFoundToo) {
-    app.setNotFoundHandler((request, reply) => sendApiError(request, reply, notFound(request)));
-  }
+  answerErrorsWith(app, toApiErrorBody, options);
 }
 
 /** This plugin's errors and unknown paths in GIPHY's envelope (`/v1`). */
 export function answerErrorsAsGiphy(app: FastifyInstance): void {
-  const send = (request: FastifyRequest, reply: FastifyReply, error: unknown) =>
-    sendError(request, reply, error, toGiphyErrorBody);
-  app.setErrorHandler((error, request, reply) => send(request, reply, error));
-  app.setNotFoundHandler((request, reply) => send(request, reply, notFound(request)));
+  answerErrorsWith(app, toGiphyErrorBody);
 }
 
 /**
  * Errors the router raises before any route or plugin is chosen (a path with broken
  * percent-encoding, a path parameter over maxParamLength). Fastify offers only this one
  * server-wide option for them (`frameworkErrors`), so it is the one place that picks the
- * envelope by path prefix (docs/architecture.md, "Request flow"). The answer gets the strictest
+ * envelope by path prefix, from the prefixes the APIs registered through `answerErrorsWith`
+ * (docs/architecture.md, "Request flow"). The answer gets the strictest
  * headers, as no hook has run.
  */
 export function handleFrameworkError(
@@ -210,6 +230,10 @@ export function handleFrameworkError(
         : toAppError(error);
   setFallbackSecurityHeaders(reply, request.server.deps.config);
   reply.header('cache-control', 'no-store');
-  const isGiphyPath = /^\/v1(?:[/?]|$)/.test(request.url);
-  return sendError(request, reply, appError, isGiphyPath ? toGiphyErrorBody : toApiErrorBody);
+  const path = request.url.split('?')[0]!;
+  let toBody: ErrorBody = toApiErrorBody;
+  for (const [prefix, body] of request.server.errorBodiesByPrefix) {
+    if (path === prefix || path.startsWith(`${prefix}/`)) toBody = body;
+  }
+  return sendError(request, reply, appError, toBody);
 }

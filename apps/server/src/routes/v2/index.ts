@@ -13,7 +13,7 @@ import {
   tenorTermParamsSchema,
   tenorTermsSchema,
 } from '@sticky/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordItemEvent } from '../../catalog/activity/item-events.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
@@ -24,7 +24,7 @@ import { serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { toAppError } from '../../plugins/error-handler.ts';
+import { answerErrorsWith } from '../../plugins/error-handler.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -51,12 +51,6 @@ function toTenorErrorBody(error: AppError) {
       status: statusNames[error.status] ?? 'INTERNAL',
     },
   };
-}
-
-function sendTenorError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-  const appError = toAppError(error);
-  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-  return reply.status(appError.status).send(toTenorErrorBody(appError));
 }
 
 const tenorErrorResponses = { '4xx': tenorErrorSchema, '5xx': tenorErrorSchema } as const;
@@ -319,14 +313,7 @@ function acceptTenorKey(app: FastifyInstance): void {
  * /v1's rule (session or a STICKY_API_KEYS key, CORS for keys only).
  */
 export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
-  app.setErrorHandler((error, request, reply) => sendTenorError(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
-    sendTenorError(
-      request,
-      reply,
-      Object.assign(new Error(`Not found: ${request.url.split('?')[0]}`), { statusCode: 404 }),
-    ),
-  );
+  answerErrorsWith(app, toTenorErrorBody);
   documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
   await app.register(sessionUserPlugin);
   acceptTenorKey(app);

@@ -59,6 +59,10 @@ describe('/v2 (Tenor v2)', () => {
     const missing = await get('/v2/nothing-here?key=tenor-key');
     expect(missing.status).toBe(404);
     expect(tenorErrorSchema.parse(missing.body).error.code).toBe(404);
+    // The router rejects a broken escape before any plugin runs; the answer is still Tenor's shape.
+    const broken = await get('/v2/posts%E0%A4%A?key=tenor-key');
+    expect(broken.status).toBe(400);
+    expect(tenorErrorSchema.parse(broken.body).error).toMatchObject({ code: 400 });
   });
 
   it('pages search with pos from next, never repeating or skipping, unknown params ignored', async () => {
