@@ -9,3 +9,4 @@ export * from './analytics.ts';
 export * from './favorites.ts';
 export * from './first-screen.ts';
 export * from './tenor.ts';
+export * from './uploads.ts';

@@ -110,6 +110,13 @@ export const items = pgTable(
     /** Time-decayed popularity, stored pre-scaled so it never needs rewriting (see trending). */
     trendScore: doublePrecision('trend_score').notNull().default(0),
     trendingAt: timestamp('trending_at', { withTimezone: true }),
+    /** Who uploaded it (docs/uploads.md); null for imported and starter items. */
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Set when an admin hides the item: it is then also not indexable, so it leaves search,
+     * trending, related and the counts at once; only its owner and admins still open it.
+     */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Exact words (simple + unaccent): what search matches first and typo correction learns. */
@@ -137,6 +144,9 @@ export const items = pgTable(
     index('items_tags_idx').using('gin', t.tags),
     index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),
     index('items_type_created_idx').on(t.type, t.createdAt.desc(), t.id),
+    index('items_owner_idx')
+      .on(t.ownerId, t.createdAt.desc())
+      .where(sql`owner_id IS NOT NULL`),
     // Renderings of animated text past their keep time are purged (catalog/text).
     index('items_dynamic_created_idx')
       .on(t.createdAt)
@@ -346,3 +356,54 @@ export const starterCatalogSeeds = pgTable('starter_catalog_seeds', {
   completedAt: timestamp('completed_at', { withTimezone: true }).notNull().defaultNow(),
   summary: jsonb('summary').notNull(),
 });
+
+/**
+ * One row per file sent to `POST /api/uploads` or the import CLI (docs/uploads.md): accepted
+ * files wait in staging while a job makes the item; the row then points at it (a new item, or
+ * the existing one with the same bytes) or says why the file was refused.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    /** Null for files the CLI imports. */
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    itemId: text('item_id').references(() => items.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['processing', 'ready', 'failed'] }).notNull(),
+    /** Why the file was refused or failed, in words a person can act on. */
+    reason: text('reason'),
+    fileName: text('file_name').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    /** The staged file, relative to DATA_DIR; null once processed. */
+    stagingPath: text('staging_path'),
+    /** Title, tags, type, category, rating and source as sent. */
+    metadata: jsonb('metadata').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('uploads_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('uploads_created_idx').on(t.createdAt.desc()),
+    index('uploads_item_idx').on(t.itemId),
+    index('uploads_processing_idx')
+      .on(t.createdAt)
+      .where(sql`state = 'processing'`),
+  ],
+);
+
+/** Personal API tokens (docs/security.md, "API tokens"): only a sha256 of each is kept. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);

@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { sessionUserSchema } from './auth.ts';
+
+/**
+ * Uploads, owned items, API tokens and moderation (`/api/uploads`, `/api/items`, `/api/tokens`,
+ * `/api/admin`): one contract for the server's routes and the web's upload, my-uploads, admin
+ * and settings pages (docs/uploads.md).
+ */
+
+/** What a person may send: the format is sniffed from the bytes, never trusted from the name. */
+export const uploadMediaTypes = ['image/gif', 'image/webp', 'image/png', 'image/jpeg'] as const;
+
+/** What an uploaded item may be (animated text is made by Sticky, not uploaded). */
+export const uploadItemTypeSchema = z.enum(['gif', 'sticker']);
+export type UploadItemType = z.infer<typeof uploadItemTypeSchema>;
+
+export const itemRatingSchema = z.enum(['g', 'pg', 'pg-13', 'r']);
+export type ItemRating = z.infer<typeof itemRatingSchema>;
+
+const titleSchema = z
+  .string()
+  .trim()
+  .min(1, 'Give it a title.')
+  .max(200, 'A title is at most 200 characters.');
+
+/** Tags as chips: each 1–50 characters, at most 30. */
+export const uploadTagsSchema = z
+  .array(z.string().trim().min(1).max(50, 'A tag is at most 50 characters.'))
+  .max(30, 'At most 30 tags.');
+
+/** A category by display name, `Name` or `Parent/Sub`, as the catalog lists them. */
+const categorySchema = z.string().trim().max(100, 'A category name is at most 100 characters.');
+
+/** A source link: http(s) only, so it can never run script where it is shown. */
+export const sourceUrlSchema = z
+  .string()
+  .trim()
+  .max(2000, 'A source link is at most 2,000 characters.')
+  .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), {
+    message: 'A source link starts with http:// or https://.',
+  });
+
+/**
+ * The text fields of `POST /api/uploads` (multipart/form-data, beside one or more `file`
+ * parts). They apply to every file of the request; `tags` is comma-separated. A missing
+ * title comes from each file's name; a missing type is `sticker` for a file with
+ * transparency, else `gif`.
+ */
+export const uploadFieldsSchema = z.object({
+  title: titleSchema.optional(),
+  tags: z.string().max(2000).optional(),
+  type: uploadItemTypeSchema.optional(),
+  category: categorySchema.optional(),
+  rating: itemRatingSchema.optional(),
+  source: sourceUrlSchema.optional(),
+});
+export type UploadFields = z.infer<typeof uploadFieldsSchema>;
+
+/**
+ * Where an upload stands: `processing` (accepted, in the job queue), `ready` (its item is
+ * listed), `failed` (refused, with a reason), `hidden` (ready, hidden by an admin).
+ */
+export const uploadStateSchema = z.enum(['processing', 'ready', 'failed', 'hidden']);
+export type UploadState = z.infer<typeof uploadStateSchema>;
+
+/** One file of a `POST /api/uploads`: accepted (with its upload id), or refused with a reason. */
+export const uploadReceiptSchema = z.object({
+  fileName: z.string(),
+  /** Null when the file was refused before it was stored. */
+  uploadId: z.string().nullable(),
+  /** The item, once known: at once for a duplicate, else after processing. */
+  itemId: z.string().nullable(),
+  state: uploadStateSchema,
+  /** Why the file was refused, in words that say what to change; null otherwise. */
+  reason: z.string().nullable(),
+  /** True when the same bytes were already an item: that item is answered, no copy is made. */
+  isDuplicate: z.boolean(),
+});
+export type UploadReceipt = z.infer<typeof uploadReceiptSchema>;
+
+/** `POST /api/uploads` → 202: one receipt per file, in the order sent. */
+export const createUploadsResponseSchema = z.object({
+  success: z.literal(true),
+  uploads: z.array(uploadReceiptSchema),
+});
+export type CreateUploadsResponse = z.infer<typeof createUploadsResponseSchema>;
+
+/** The editable metadata of an item. */
+export const itemDetailsSchema = z.object({
+  title: z.string(),
+  tags: z.array(z.string()),
+  type: z.enum(['gif', 'sticker', 'text']),
+  category: z.string().nullable(),
+  rating: itemRatingSchema,
+  sourceUrl: z.string(),
+});
+export type ItemDetails = z.infer<typeof itemDetailsSchema>;
+
+/** Who uploaded an item, as admins see it. */
+export const uploaderSchema = sessionUserSchema.pick({ id: true, name: true, email: true });
+export type Uploader = z.infer<typeof uploaderSchema>;
+
+/** One upload as its owner (and admins) list it. */
+export const uploadSchema = z.object({
+  id: z.string(),
+  itemId: z.string().nullable(),
+  state: uploadStateSchema,
+  reason: z.string().nullable(),
+  fileName: z.string(),
+  bytes: z.number().int(),
+  createdAt: z.iso.datetime({ offset: true }),
+  /** A small still or animated preview once processed (a media URL); null before. */
+  previewUrl: z.string().nullable(),
+  details: itemDetailsSchema,
+  /** Only in admin lists. */
+  uploader: uploaderSchema.nullable(),
+});
+export type Upload = z.infer<typeof uploadSchema>;
+
+/** `GET /api/uploads` (mine) and `GET /api/admin/uploads` (everyone's). */
+export const listUploadsQuerySchema = z.object({
+  state: uploadStateSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  /** Opaque: the `next` of the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+export type ListUploadsQuery = z.infer<typeof listUploadsQuerySchema>;
+
+export const listUploadsResponseSchema = z.object({
+  success: z.literal(true),
+  uploads: z.array(uploadSchema),
+  /** The cursor of the next page; null on the last. */
+  next: z.string().nullable(),
+});
+export type ListUploadsResponse = z.infer<typeof listUploadsResponseSchema>;
+
+/** What the upload page needs to know before sending (limits, and what is used today). */
+export const uploadLimitsResponseSchema = z.object({
+  success: z.literal(true),
+  canUpload: z.boolean(),
+  maxFileBytes: z.number().int(),
+  maxFilesPerRequest: z.number().int(),
+  bytesPerDay: z.number().int(),
+  itemsPerDay: z.number().int(),
+  bytesUsedToday: z.number().int(),
+  itemsUsedToday: z.number().int(),
+  mediaTypes: z.array(z.enum(uploadMediaTypes)),
+});
+export type UploadLimitsResponse = z.infer<typeof uploadLimitsResponseSchema>;
+
+/** `GET/PATCH/DELETE /api/items/{id}` */
+export const ownedItemParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'An item id is 1 to 64 letters, digits, "-" or "_".'),
+});
+export type OwnedItemParams = z.infer<typeof ownedItemParamsSchema>;
+
+/** An item with what its owner and admins manage. */
+export const ownedItemSchema = z.object({
+  id: z.string(),
+  details: itemDetailsSchema,
+  isHidden: z.boolean(),
+  /** Null for imported and starter items. */
+  owner: uploaderSchema.nullable(),
+  /** What the person asking may do with it. */
+  canEdit: z.boolean(),
+  canDelete: z.boolean(),
+  canHide: z.boolean(),
+});
+export type OwnedItem = z.infer<typeof ownedItemSchema>;
+
+export const ownedItemResponseSchema = z.object({
+  success: z.literal(true),
+  item: ownedItemSchema,
+});
+export type OwnedItemResponse = z.infer<typeof ownedItemResponseSchema>;
+
+/** `PATCH /api/items/{id}`: only the fields sent change; `isHidden` is for admins. */
+export const updateItemRequestSchema = z
+  .object({
+    title: titleSchema,
+    tags: uploadTagsSchema,
+    type: uploadItemTypeSchema,
+    category: categorySchema.nullable(),
+    rating: itemRatingSchema,
+    sourceUrl: sourceUrlSchema,
+    isHidden: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type UpdateItemRequest = z.infer<typeof updateItemRequestSchema>;
+
+/** `DELETE /api/items/{id}` */
+export const deleteItemResponseSchema = z.object({ success: z.literal(true), id: z.string() });
+export type DeleteItemResponse = z.infer<typeof deleteItemResponseSchema>;
+
+/** A personal API token as listed (the secret itself is shown once, when made). */
+export const apiTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+  lastUsedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type ApiToken = z.infer<typeof apiTokenSchema>;
+
+export const listTokensResponseSchema = z.object({
+  success: z.literal(true),
+  tokens: z.array(apiTokenSchema),
+});
+export type ListTokensResponse = z.infer<typeof listTokensResponseSchema>;
+
+/** `POST /api/tokens` */
+export const createTokenRequestSchema = z.object({
+  name: z.string().trim().min(1, 'Name the token.').max(100, 'A name is at most 100 characters.'),
+});
+export type CreateTokenRequest = z.infer<typeof createTokenRequestSchema>;
+
+export const createTokenResponseSchema = z.object({
+  success: z.literal(true),
+  token: apiTokenSchema,
+  /** `Authorization: Bearer <secret>`; shown once, only its hash is kept. */
+  secret: z.string(),
+});
+export type CreateTokenResponse = z.infer<typeof createTokenResponseSchema>;
+
+/** `DELETE /api/tokens/{id}` */
+export const tokenParamsSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export type TokenParams = z.infer<typeof tokenParamsSchema>;
+
+export const deleteTokenResponseSchema = z.object({ success: z.literal(true), id: z.string() });
+export type DeleteTokenResponse = z.infer<typeof deleteTokenResponseSchema>;
