@@ -186,6 +186,29 @@ const envSchema = z
     TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
     TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
     MIN_FREE_DISK_MB: wholeNumber('MIN_FREE_DISK_MB', 512),
+    // Uploads and moderation (docs/uploads.md).
+    UPLOADS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const mode = value?.trim().toLowerCase() || 'everyone';
+        if (!['everyone', 'admins', 'off'].includes(mode)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `UPLOADS must be everyone, admins or off, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return mode as 'everyone' | 'admins' | 'off';
+      }),
+    ADMIN_EMAILS: csv,
+    OIDC_ADMIN_GROUPS: csv,
+    OIDC_GROUPS_CLAIM: optionalText,
+    UPLOAD_MAX_BYTES: positiveInt('UPLOAD_MAX_BYTES', 20 * 1024 * 1024),
+    UPLOAD_MAX_FILES: positiveInt('UPLOAD_MAX_FILES', 20, 100),
+    UPLOAD_BYTES_PER_DAY: positiveInt('UPLOAD_BYTES_PER_DAY', 500 * 1024 * 1024),
+    UPLOAD_ITEMS_PER_DAY: positiveInt('UPLOAD_ITEMS_PER_DAY', 200),
+    UPLOAD_WORKERS: positiveInt('UPLOAD_WORKERS', 2, 64),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
@@ -272,6 +295,23 @@ export interface AppConfig {
   textRendering: { perPersonPerDay: number; keepDays: number };
   /** Below this much free space in DATA_DIR nothing new is rendered. */
   minFreeDiskBytes: number;
+  uploads: {
+    /** Who may upload: everyone signed in, admins only, or nobody. */
+    mode: 'everyone' | 'admins' | 'off';
+    maxFileBytes: number;
+    maxFilesPerRequest: number;
+    bytesPerDay: number;
+    itemsPerDay: number;
+    /** Upload jobs one process runs at once. */
+    workers: number;
+  };
+  admins: {
+    /** Lower-cased. */
+    emails: string[];
+    /** OIDC groups whose members are admins, read from the claim `groupsClaim`. */
+    oidcGroups: string[];
+    groupsClaim: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -345,5 +385,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       keepDays: e.TEXT_RENDER_KEEP_DAYS,
     },
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    uploads: {
+      mode: e.UPLOADS,
+      maxFileBytes: Math.min(e.UPLOAD_MAX_BYTES, e.IMPORT_MAX_BYTES),
+      maxFilesPerRequest: e.UPLOAD_MAX_FILES,
+      bytesPerDay: e.UPLOAD_BYTES_PER_DAY,
+      itemsPerDay: e.UPLOAD_ITEMS_PER_DAY,
+      workers: e.UPLOAD_WORKERS,
+    },
+    admins: {
+      emails: e.ADMIN_EMAILS.map((email) => email.toLowerCase()),
+      oidcGroups: e.OIDC_ADMIN_GROUPS,
+      groupsClaim: e.OIDC_GROUPS_CLAIM ?? 'groups',
+    },
   };
 }

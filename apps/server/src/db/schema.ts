@@ -30,6 +30,11 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     favoritesMergedAt: timestamp('favorites_merged_at', { withTimezone: true }),
+    /** The OIDC groups of the last sign-in (claim OIDC_GROUPS_CLAIM): admins by group. */
+    groups: text('groups')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [uniqueIndex('users_issuer_subject_key').on(t.issuer, t.subject)],
 );
