@@ -44,7 +44,7 @@ describe('embedded PostgreSQL killed with -9 under a running query', () => {
     });
     server = await startServer(config, createLogger(config));
     baseUrl = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
-    const user = await upsertUser(server.database.db, {
+    const user = await upsertUser(server.database.db, config, {
       issuer: 'test',
       subject: 'db-kill',
       email: 'db-kill@example.com',

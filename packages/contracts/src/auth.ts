@@ -5,6 +5,10 @@ export const sessionUserSchema = z.object({
   name: z.string(),
   email: z.string(),
   picture: z.string().nullable(),
+  /** An admin (ADMIN_EMAILS, or an OIDC group of OIDC_ADMIN_GROUPS): moderates every item. */
+  isAdmin: z.boolean(),
+  /** May upload now (UPLOADS: everyone, admins or off). */
+  canUpload: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -14,7 +14,14 @@ import {
   mergeFavoritesResponseFirstScreenSchema,
 } from './first-screen.ts';
 
-const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', picture: null };
+const user = {
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  picture: null,
+  isAdmin: false,
+  canUpload: true,
+};
 
 const meAnswers: unknown[] = [
   { success: true, user },

@@ -34,10 +34,11 @@ function fail<T>(message: string): SafeParseResult<T> {
 
 function readSessionUser(value: unknown): SessionUser | null {
   if (!isRecord(value)) return null;
-  const { id, name, email, picture } = value;
+  const { id, name, email, picture, isAdmin, canUpload } = value;
   if (typeof id !== 'string' || typeof name !== 'string' || typeof email !== 'string') return null;
   if (!isNullableString(picture)) return null;
-  return { id, name, email, picture };
+  if (typeof isAdmin !== 'boolean' || typeof canUpload !== 'boolean') return null;
+  return { id, name, email, picture, isAdmin, canUpload };
 }
 
 export const meResponseFirstScreenSchema: FirstScreenSchema<MeResponse> = {

@@ -23,7 +23,7 @@ describe('sessions', () => {
   });
 
   it('stores only the hash of the token and finds the user by the token', async () => {
-    const user = await upsertUser(testApp.database.db, {
+    const user = await upsertUser(testApp.database.db, testApp.config, {
       issuer: 'https://issuer.example',
       subject: 'sub-1',
       email: 'ann@example.com',
@@ -35,9 +35,9 @@ describe('sessions', () => {
     const rows = await testApp.database.db.select().from(sessions);
     expect(rows.map((row) => row.tokenHash)).toContain(hashToken(token));
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(await findSessionUser(testApp.database.db, token)).toEqual(user);
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).toEqual(user);
     await deleteSession(testApp.database.db, token);
-    expect(await findSessionUser(testApp.database.db, token)).toBeNull();
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).toBeNull();
   });
 
   it('does not accept an expired session', async () => {
@@ -47,13 +47,16 @@ describe('sessions', () => {
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.tokenHash, hashToken(token)));
-    expect(await findSessionUser(testApp.database.db, token)).toBeNull();
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).toBeNull();
   });
 
   it('updates the profile of a returning user instead of duplicating them', async () => {
     const claims = { issuer: 'i', subject: 's', email: 'a@x.io', name: 'A', picture: null };
-    const first = await upsertUser(testApp.database.db, claims);
-    const second = await upsertUser(testApp.database.db, { ...claims, name: 'Ann B' });
+    const first = await upsertUser(testApp.database.db, testApp.config, claims);
+    const second = await upsertUser(testApp.database.db, testApp.config, {
+      ...claims,
+      name: 'Ann B',
+    });
     expect(second.id).toBe(first.id);
     expect(second.name).toBe('Ann B');
   });

@@ -4,6 +4,7 @@ import type { SessionUser } from '@sticky/contracts';
 import type { AppConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
+import { toSessionUser } from './roles.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Sliding expiry is written at most this often per session, not on every request. */
@@ -38,7 +39,11 @@ export async function createSession(db: Database, userId: string): Promise<strin
   return token;
 }
 
-export async function findSessionUser(db: Database, token: string): Promise<SessionUser | null> {
+export async function findSessionUser(
+  db: Database,
+  config: AppConfig,
+  token: string,
+): Promise<SessionUser | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const tokenHash = hashToken(token);
   const [row] = await db
@@ -47,6 +52,7 @@ export async function findSessionUser(db: Database, token: string): Promise<Sess
       name: users.name,
       email: users.email,
       picture: users.picture,
+      groups: users.groups,
       lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
@@ -60,7 +66,7 @@ export async function findSessionUser(db: Database, token: string): Promise<Sess
       .set({ lastSeenAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS) })
       .where(eq(sessions.tokenHash, tokenHash));
   }
-  return { id: row.id, name: row.name, email: row.email, picture: row.picture };
+  return toSessionUser(config, row);
 }
 
 export async function deleteSession(db: Database, token: string): Promise<void> {
@@ -81,22 +87,36 @@ export interface UserClaims {
   email: string;
   name: string;
   picture: string | null;
+  /** OIDC groups (claim OIDC_GROUPS_CLAIM); replaced on every sign-in. */
+  groups?: string[];
 }
 
-/** Creates the user on first sign-in, refreshes name, email and picture afterwards. */
-export async function upsertUser(db: Database, claims: UserClaims): Promise<SessionUser> {
+/** Creates the user on first sign-in, refreshes name, email, picture and groups afterwards. */
+export async function upsertUser(
+  db: Database,
+  config: AppConfig,
+  claims: UserClaims,
+): Promise<SessionUser> {
+  const groups = claims.groups ?? [];
   const [row] = await db
     .insert(users)
-    .values({ id: randomUUID(), ...claims })
+    .values({ id: randomUUID(), ...claims, groups })
     .onConflictDoUpdate({
       target: [users.issuer, users.subject],
       set: {
         email: claims.email,
         name: claims.name,
         picture: claims.picture,
+        groups,
         updatedAt: sql`now()`,
       },
     })
-    .returning({ id: users.id, name: users.name, email: users.email, picture: users.picture });
-  return row!;
+    .returning({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      picture: users.picture,
+      groups: users.groups,
+    });
+  return toSessionUser(config, row!);
 }

@@ -114,6 +114,12 @@ function readPicture(value: unknown): string | null {
   }
 }
 
+/** An OIDC groups claim: a list of names (some issuers send one name as a string). */
+function readGroups(value: unknown): string[] {
+  const names = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  return names.filter((name): name is string => typeof name === 'string').slice(0, 200);
+}
+
 export interface SignInServiceDeps {
   config: AppConfig;
   db: Database;
@@ -232,12 +238,13 @@ export function createSignInService({
           .filter(Boolean)
           .join(' ') ||
           email.split('@')[0]!);
-      return upsertUser(db, {
+      return upsertUser(db, config, {
         issuer: claims.iss,
         subject: claims.sub,
         email,
         name: name.slice(0, 200),
         picture: readPicture(profile.picture),
+        groups: readGroups(profile[config.admins.groupsClaim]),
       });
     },
   };

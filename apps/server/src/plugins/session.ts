@@ -32,7 +32,7 @@ export const sessionUserPlugin = fp(async (app: FastifyInstance) => {
   const cookieName = sessionCookieName(config);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[cookieName];
-    if (token) request.user = await findSessionUser(database.db, token);
+    if (token) request.user = await findSessionUser(database.db, config, token);
   });
 });
 

@@ -119,6 +119,8 @@ describe('sign-in with the local issuer', () => {
         name: 'Ada Lovelace',
         email: 'ada@example.com',
         picture: null,
+        isAdmin: false,
+        canUpload: true,
       },
     });
 

@@ -79,7 +79,7 @@ async function renderFirstPage(
   const token = request.cookies[sessionCookieName(config)];
   if (!token) return null;
   try {
-    if (!(await findSessionUser(database.db, token))) return null;
+    if (!(await findSessionUser(database.db, config, token))) return null;
     const typeParam = new URL(request.url, 'http://localhost').searchParams.get('type');
     const parsed = contentFilterSchema.safeParse(typeParam);
     const type = parsed.success ? parsed.data : 'gifs';

@@ -18,7 +18,7 @@ export async function signInAs(
   claims: { email?: string; name?: string } = {},
 ): Promise<SignedIn> {
   const subject = randomUUID();
-  const user = await upsertUser(testApp.database.db, {
+  const user = await upsertUser(testApp.database.db, testApp.config, {
     issuer: 'test',
     subject,
     email: claims.email ?? `${subject.slice(0, 8)}@example.com`,

@@ -4,7 +4,14 @@ import { meQueryKey } from '@/features/auth';
 import { ApiClientError } from '@/lib/api-client.ts';
 import { createQueryClient } from './query-client.ts';
 
-const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', picture: null };
+const user = {
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  picture: null,
+  isAdmin: false,
+  canUpload: true,
+};
 
 describe('query client', () => {
   it('forgets the user when any query answers 401 (the session ended)', async () => {

@@ -18,6 +18,8 @@ export const testUser: SessionUser = {
   name: 'Ada Lovelace',
   email: 'ada@example.com',
   picture: null,
+  isAdmin: false,
+  canUpload: true,
 };
 
 export interface RenderAppOptions {

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubApi } from '@/test-support/api.ts';
 import { fetchMe } from './me-api.ts';
 
-const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', picture: null };
+const user = {
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  picture: null,
+  isAdmin: false,
+  canUpload: true,
+};
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,0 +1,37 @@
+import type { SessionUser } from '@sticky/contracts';
+import type { AppConfig } from '../config/env.ts';
+
+/** A person as stored: what their roles are read from. */
+export interface StoredPerson {
+  id: string;
+  name: string;
+  email: string;
+  picture: string | null;
+  /** The OIDC groups of the last sign-in. */
+  groups: readonly string[];
+}
+
+/**
+ * An admin is named by email (ADMIN_EMAILS) or, with an OIDC provider, by a group of the
+ * last sign-in (OIDC_ADMIN_GROUPS); uploads are for everyone, admins only, or off
+ * (docs/uploads.md, "Who may do what").
+ */
+export function isAdminPerson(config: AppConfig, person: Pick<StoredPerson, 'email' | 'groups'>) {
+  if (config.admins.emails.includes(person.email.toLowerCase())) return true;
+  return person.groups.some((group) => config.admins.oidcGroups.includes(group));
+}
+
+/** The session user the APIs see, with what they may do. */
+export function toSessionUser(config: AppConfig, person: StoredPerson): SessionUser {
+  const isAdmin = isAdminPerson(config, person);
+  const canUpload =
+    config.uploads.mode === 'everyone' || (config.uploads.mode === 'admins' && isAdmin);
+  return {
+    id: person.id,
+    name: person.name,
+    email: person.email,
+    picture: person.picture,
+    isAdmin,
+    canUpload,
+  };
+}
