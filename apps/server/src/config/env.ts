@@ -186,6 +186,19 @@ const envSchema = z
     TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
     TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
     MIN_FREE_DISK_MB: wholeNumber('MIN_FREE_DISK_MB', 512),
+    PUBLIC_PREVIEWS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return undefined;
+        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
+        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
+        ctx.addIssue({
+          code: 'custom',
+          message: `PUBLIC_PREVIEWS must be true or false, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }),
     // Uploads and moderation (docs/uploads.md).
     UPLOADS: z
       .string()
@@ -295,6 +308,11 @@ export interface AppConfig {
   textRendering: { perPersonPerDay: number; keepDays: number };
   /** Below this much free space in DATA_DIR nothing new is rendered. */
   minFreeDiskBytes: number;
+  /**
+   * Link previews (OpenGraph tags, oEmbed) for visitors who are not signed in: on, unless an
+   * allow-list makes the instance private and PUBLIC_PREVIEWS does not say otherwise.
+   */
+  publicPreviews: boolean;
   uploads: {
     /** Who may upload: everyone signed in, admins only, or nobody. */
     mode: 'everyone' | 'admins' | 'off';
@@ -385,6 +403,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       keepDays: e.TEXT_RENDER_KEEP_DAYS,
     },
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
+    publicPreviews:
+      e.PUBLIC_PREVIEWS ?? (e.ALLOWED_EMAILS.length === 0 && e.ALLOWED_EMAIL_DOMAINS.length === 0),
     uploads: {
       mode: e.UPLOADS,
       maxFileBytes: Math.min(e.UPLOAD_MAX_BYTES, e.IMPORT_MAX_BYTES),
