@@ -16,6 +16,7 @@ import { sessionsPlugin } from './plugins/session.ts';
 import { apiPlugin } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { oembedRoutes } from './routes/oembed.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Plugin } from './routes/v1/index.ts';
 import { v2Plugin } from './routes/v2/index.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(v2Plugin, { prefix: '/v2' });
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(localIssuerRoutes, { prefix: '/oidc' });
+  await app.register(oembedRoutes);
   await app.register(spaRoutes, { distDir: options.webDistDir });
 
   return app;

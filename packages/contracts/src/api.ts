@@ -16,6 +16,7 @@ export const apiErrorCodeSchema = z.enum([
   'unsupported_media_type',
   'rate_limited',
   'internal',
+  'not_implemented',
   'unavailable',
 ]);
 export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
@@ -33,6 +34,7 @@ export const apiErrorStatusByCode = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  not_implemented: 501,
   unavailable: 503,
 } as const satisfies Record<ApiErrorCode, number>;
 export type ApiErrorStatus = (typeof apiErrorStatusByCode)[ApiErrorCode];

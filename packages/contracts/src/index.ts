@@ -10,3 +10,4 @@ export * from './favorites.ts';
 export * from './first-screen.ts';
 export * from './tenor.ts';
 export * from './uploads.ts';
+export * from './oembed.ts';

@@ -16,6 +16,12 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
 import { AppError } from '../lib/app-error.ts';
+import {
+  arePreviewsPublic,
+  loadItemPreview,
+  parseItemPath,
+  renderPreviewTags,
+} from '../unfurl/item-preview.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
 export const webDistDir = path.resolve(
@@ -103,6 +109,41 @@ async function renderFirstPage(
   }
 }
 
+/** Whether the request carries a live session (only looked up when it matters). */
+async function hasSession(app: FastifyInstance, request: FastifyRequest): Promise<boolean> {
+  const { config, database } = app.deps;
+  const token = request.cookies[sessionCookieName(config)];
+  return Boolean(token && (await findSessionUser(database.db, config, token)));
+}
+
+/**
+ * The link preview of an item page (OpenGraph, Twitter card, oEmbed discovery), for chat
+ * apps' crawlers, which run no JavaScript and send no cookie (docs/api.md, "Link previews").
+ * The app itself still guards the page for people. A private instance shows it only to a
+ * signed-in request; a failure only costs the preview.
+ */
+async function renderItemPreview(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  itemPath: NonNullable<ReturnType<typeof parseItemPath>>,
+): Promise<string | null> {
+  const { config } = app.deps;
+  if (config.giphy) return null;
+  try {
+    if (!arePreviewsPublic(config) && !(await hasSession(app, request))) return null;
+    const preview = await loadItemPreview(app.deps, itemPath);
+    return preview ? renderPreviewTags(preview, config) : null;
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not make the link preview of an item page');
+    return null;
+  }
+}
+
+function insertIntoHead(html: string, content: string): string {
+  const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
+  return `${html.slice(0, at)}${content}${html.slice(at)}`;
+}
+
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -160,8 +201,13 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const wantsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (request.method === 'GET' && wantsHtml) {
+    const accept = request.headers.accept ?? '';
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    // Chat apps' crawlers ask for item pages with `*/*` or no Accept at all.
+    const itemPath = isRead ? parseItemPath(request.url.split('?')[0]!) : null;
+    const wantsHtml =
+      accept.includes('text/html') || (itemPath !== null && (!accept || accept.includes('*/*')));
+    if (isRead && wantsHtml && (request.method === 'GET' || itemPath)) {
       if (!hasBuild) {
         return reply
           .status(503)
@@ -177,10 +223,13 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
         // The page differs with the session cookie: no shared cache may keep it.
         reply.header('cache-control', 'private, no-cache').header('vary', 'cookie');
         const firstPage = await renderFirstPage(app, request);
-        if (firstPage) {
-          const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
-          html = `${html.slice(0, at)}${firstPage}${html.slice(at)}`;
-        }
+        if (firstPage) html = insertIntoHead(html, firstPage);
+      } else if (itemPath) {
+        const isPrivate = !arePreviewsPublic(app.deps.config);
+        reply.header('cache-control', isPrivate ? 'private, no-cache' : 'no-cache');
+        if (isPrivate) reply.header('vary', 'cookie');
+        const tags = await renderItemPreview(app, request, itemPath);
+        if (tags) html = insertIntoHead(html, tags);
       } else {
         reply.header('cache-control', 'no-cache');
       }
