@@ -56,7 +56,7 @@ describe('links that unfurl', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ PUBLIC_URL: publicUrl }, { webDistDir: distDir });
-    [gifId, stickerId, hiddenId] = await insertCatalogItems(testApp.database, [
+    [gifId, stickerId, hiddenId] = (await insertCatalogItems(testApp.database, [
       {
         title: 'Dancing "cat" <3',
         altText: 'A cat dances on a piano',
@@ -65,11 +65,11 @@ describe('links that unfurl', () => {
       },
       { type: 'sticker', title: 'Waving hand', width: 320, height: 320 },
       { title: 'Hidden one' },
-    ]);
+    ])) as [string, string, string];
     await testApp.database.db
       .update(items)
       .set({ hiddenAt: new Date(), isIndexable: false })
-      .where(eq(items.id, hiddenId!));
+      .where(eq(items.id, hiddenId));
   });
   afterAll(async () => {
     await testApp.close();
@@ -184,7 +184,7 @@ describe('links of a private instance', () => {
       { PUBLIC_URL: publicUrl, ALLOWED_EMAIL_DOMAINS: 'example.com' },
       { webDistDir: distDir },
     );
-    [gifId] = await insertCatalogItems(testApp.database, [{ title: 'Team joke' }]);
+    [gifId] = (await insertCatalogItems(testApp.database, [{ title: 'Team joke' }])) as [string];
   });
   afterAll(async () => {
     await testApp.close();

@@ -7,28 +7,58 @@ import type {
 } from '@sticky/contracts';
 
 type Field = 'url' | 'mp4' | 'webm' | 'webp';
-type Source = readonly [slot: keyof GiphyItem['images'], field: Field, extension: string];
+type Slot = keyof GiphyItem['images'];
+
+/** Where a Tenor format is taken from: the first of these slots with a file that fits. */
+interface Source {
+  slots: readonly Slot[];
+  field: Field;
+  extension: string;
+  /** Tenor's tiny formats are about 220 px wide, its nano formats about 90 px high. */
+  maxWidth?: number;
+  maxHeight?: number;
+}
+
+const tiny = { maxWidth: 260 } as const;
+const nano = { maxHeight: 120 } as const;
+/** Slots near Tenor's tiny size, then smaller ones, then the item itself when it is small. */
+const tinySlots: readonly Slot[] = [
+  'fixed_width',
+  'fixed_height',
+  'downsized',
+  'original',
+  'fixed_width_small',
+  'fixed_height_small',
+];
+const nanoSlots: readonly Slot[] = [
+  'fixed_height_small',
+  'fixed_width_small',
+  'fixed_height',
+  'fixed_width',
+  'original',
+];
 
 /**
- * Each Tenor format from the GIPHY rendition whose size is nearest Tenor's (docs/api.md,
- * "/v2 (Tenor)", "Formats"): a format is left out when that rendition has no file of the
- * format's type, never answered with another type's file.
+ * Each Tenor format from the GIPHY rendition nearest Tenor's size (docs/api.md, "/v2 (Tenor)",
+ * "Formats"): a format is left out when no rendition has a file of the format's type within
+ * its size, never answered with another type's file. Tenor's clients read `gif` and `tinygif`
+ * of every result, so those fall back to the item's own file when it is small enough.
  */
 const formatSources: Record<TenorFormatName, Source> = {
-  gif: ['original', 'url', '.gif'],
-  mediumgif: ['downsized_medium', 'url', '.gif'],
-  tinygif: ['fixed_width', 'url', '.gif'],
-  nanogif: ['fixed_height_small', 'url', '.gif'],
-  mp4: ['original_mp4', 'mp4', '.mp4'],
-  tinymp4: ['fixed_width', 'mp4', '.mp4'],
-  nanomp4: ['fixed_height_small', 'mp4', '.mp4'],
-  webm: ['original', 'webm', '.webm'],
-  gif_transparent: ['original', 'url', '.gif'],
-  tinygif_transparent: ['fixed_width', 'url', '.gif'],
-  nanogif_transparent: ['fixed_height_small', 'url', '.gif'],
-  webp_transparent: ['original', 'webp', '.webp'],
-  tinywebp_transparent: ['fixed_width', 'webp', '.webp'],
-  preview: ['original_still', 'url', ''],
+  gif: { slots: ['original'], field: 'url', extension: '.gif' },
+  mediumgif: { slots: ['downsized_medium', 'original'], field: 'url', extension: '.gif' },
+  tinygif: { slots: tinySlots, field: 'url', extension: '.gif', ...tiny },
+  nanogif: { slots: nanoSlots, field: 'url', extension: '.gif', ...nano },
+  mp4: { slots: ['original_mp4'], field: 'mp4', extension: '.mp4' },
+  tinymp4: { slots: tinySlots, field: 'mp4', extension: '.mp4', ...tiny },
+  nanomp4: { slots: nanoSlots, field: 'mp4', extension: '.mp4', ...nano },
+  webm: { slots: ['original'], field: 'webm', extension: '.webm' },
+  gif_transparent: { slots: ['original'], field: 'url', extension: '.gif' },
+  tinygif_transparent: { slots: tinySlots, field: 'url', extension: '.gif', ...tiny },
+  nanogif_transparent: { slots: nanoSlots, field: 'url', extension: '.gif', ...nano },
+  webp_transparent: { slots: ['original'], field: 'webp', extension: '.webp' },
+  tinywebp_transparent: { slots: tinySlots, field: 'webp', extension: '.webp', ...tiny },
+  preview: { slots: ['original_still'], field: 'url', extension: '' },
 };
 
 const transparentFormats = new Set<TenorFormatName>([
@@ -44,23 +74,26 @@ function sizeOf(rendition: Rendition, field: Field): number {
   return Number(text ?? 0) || 0;
 }
 
-function toMedia(item: GiphyItem, [slot, field, extension]: Source): TenorMedia | undefined {
-  const rendition = item.images[slot] as Rendition | undefined;
-  const url = rendition?.[field];
-  if (!rendition || !url) return undefined;
-  if (extension && !new URL(url, 'http://x').pathname.endsWith(extension)) return undefined;
-  const width = Number(rendition.width);
-  const height = Number(rendition.height);
-  // A slot answered with a bigger fallback (docs/api.md, "Renditions") is not Tenor's size.
-  if (slot === 'fixed_height_small' && height > 120) return undefined;
-  if (slot === 'fixed_width' && width > 260) return undefined;
-  return {
-    url,
-    dims: [width, height],
-    // GIPHY's renditions do not carry a duration; Tenor sends 0 for its GIFs too.
-    duration: 0,
-    size: sizeOf(rendition, field),
-  };
+function toMedia(item: GiphyItem, source: Source): TenorMedia | undefined {
+  for (const slot of source.slots) {
+    const rendition = item.images[slot] as Rendition | undefined;
+    const url = rendition?.[source.field];
+    if (!rendition || !url) continue;
+    if (source.extension && !new URL(url, 'http://x').pathname.endsWith(source.extension)) continue;
+    const width = Number(rendition.width);
+    const height = Number(rendition.height);
+    // A slot answered with a bigger fallback (docs/api.md, "Renditions") is not Tenor's size.
+    if (source.maxWidth && width > source.maxWidth) continue;
+    if (source.maxHeight && height > source.maxHeight) continue;
+    return {
+      url,
+      dims: [width, height],
+      // GIPHY's renditions do not carry a duration; Tenor sends 0 for its GIFs too.
+      duration: 0,
+      size: sizeOf(rendition, source.field),
+    };
+  }
+  return undefined;
 }
 
 function toEpochSeconds(giphyDateTime: string): number {

@@ -1,5 +1,6 @@
 import { tenorErrorSchema, tenorResultsSchema } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renditions } from '../../db/schema.ts';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCategory } from '../../test-support/catalog-fixtures.ts';
@@ -65,6 +66,45 @@ describe('/v2 (Tenor v2)', () => {
     expect(tenorErrorSchema.parse(broken.body).error).toMatchObject({ code: 400 });
   });
 
+  it('gives every result the gif and tinygif Tenor clients read, from the item itself while its smaller GIFs are not made yet', async () => {
+    const [id] = (await insertCatalogItems(testApp.database, [
+      {
+        title: 'Small new tiny one',
+        tags: ['smallnew'],
+        isIndexable: false,
+        width: 256,
+        height: 192,
+        renditions: 'none',
+      },
+    ])) as [string];
+    await testApp.database.db.insert(renditions).values([
+      {
+        itemId: id,
+        name: 'original',
+        format: 'gif',
+        width: 256,
+        height: 192,
+        bytes: 900,
+        path: `${id.slice(0, 2)}/${id}/original.gif`,
+      },
+      {
+        itemId: id,
+        name: 'original_still',
+        format: 'gif',
+        width: 256,
+        height: 192,
+        frames: 1,
+        bytes: 90,
+        path: `${id.slice(0, 2)}/${id}/original_still.gif`,
+      },
+    ]);
+    const { body } = await get(`/v2/posts?key=tenor-key&ids=${id}&media_filter=gif,tinygif`);
+    const formats = tenorResultsSchema.parse(body).results[0]!.media_formats;
+    expect(formats.gif?.url).toMatch(/original\.gif$/);
+    expect(formats.tinygif).toMatchObject({ dims: [256, 192] });
+    expect(formats.tinygif?.url).toBe(formats.gif?.url);
+  });
+
   it('pages search with pos from next, never repeating or skipping, unknown params ignored', async () => {
     const seen: string[] = [];
     let pos = '';
@@ -123,9 +163,10 @@ describe('/v2 (Tenor v2)', () => {
     expect(formats.tinygif?.url).toMatch(/fixed_width\.gif$/);
     expect(formats.tinymp4?.url).toMatch(/fixed_width\.mp4$/);
     expect(formats.gif?.size).toBeGreaterThan(0);
-    // No transparent formats for a GIF, and no nano GIF without a rendition that small.
+    // Nano is the smallest GIF about 90 px high; no transparent formats for a GIF.
+    expect(formats.nanogif).toMatchObject({ dims: [100, 75] });
+    expect(formats.nanogif?.url).toMatch(/fixed_width_small\.gif$/);
     expect(formats.gif_transparent).toBeUndefined();
-    expect(formats.nanogif).toBeUndefined();
     expect(sticker?.id).toBe(ids[8]);
 
     const filtered = tenorResultsSchema.parse(
