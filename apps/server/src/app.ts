@@ -17,6 +17,7 @@ import { apiPlugin } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { oembedRoutes } from './routes/oembed.ts';
+import { giphyEmojiV2Plugin } from './routes/v1/emoji.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Plugin } from './routes/v1/index.ts';
 import { v2Plugin } from './routes/v2/index.ts';
@@ -88,6 +89,8 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(apiPlugin, { prefix: '/api' });
   await app.register(v1Plugin, { prefix: '/v1' });
   await app.register(v2Plugin, { prefix: '/v2' });
+  // GIPHY's emoji live under /v2 too, beside Tenor's API (docs/api.md, "Emoji").
+  await app.register(giphyEmojiV2Plugin, { prefix: '/v2/emoji' });
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(localIssuerRoutes, { prefix: '/oidc' });
   await app.register(oembedRoutes);

@@ -301,3 +301,46 @@ export const autocompleteParamsSchema = z.object({
   rating: ratingParam,
 });
 export type AutocompleteParams = z.output<typeof autocompleteParamsSchema>;
+
+/** `gifs/translate`, `stickers/translate`: the one best item for a phrase (slash commands). */
+export const translateParamsSchema = z.object({
+  s: requiredTermParam('s', 'The phrase to show as one item.'),
+  weirdness: wholeNumber('weirdness', 0, 0, 10),
+  rating: ratingParam,
+});
+export type TranslateParams = z.output<typeof translateParamsSchema>;
+
+/** `emoji` (v1 and v2): the emoji stickers, a page at a time. */
+export const emojiParamsSchema = z.object({
+  limit: limitParam(),
+  offset: offsetParam,
+});
+export type EmojiParams = z.output<typeof emojiParamsSchema>;
+
+/** `channels/search`: creators by name or description. */
+export const channelSearchParamsSchema = z.object({
+  q: requiredTermParam('q', "Words of a channel's name or description."),
+  limit: limitParam(),
+  offset: offsetParam,
+  rating: ratingParam,
+});
+export type ChannelSearchParams = z.output<typeof channelSearchParamsSchema>;
+
+/** `tags/related/{term}` (search suggestions). */
+export const relatedTagsPathSchema = z.object({
+  term: z
+    .string()
+    .transform((value, ctx) => {
+      const term = value.trim().replace(/\s+/g, ' ').toLowerCase();
+      if (term === '' || [...term].length > limits.maxQueryLength) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `term must be 1 to ${limits.maxQueryLength} characters`,
+        });
+        return z.NEVER;
+      }
+      return term;
+    })
+    .meta({ type: 'string', description: 'A tag or search term.' }),
+});
+export const relatedTagsParamsSchema = z.object({ limit: limitParam(10) });

@@ -238,3 +238,50 @@ export const itemListEnvelopeSchema = listEnvelopeSchema(giphyItemSchema);
 export const singleItemEnvelopeSchema = singleEnvelopeSchema(giphyItemSchema);
 export const tagSuggestionListEnvelopeSchema = listEnvelopeSchema(tagSuggestionSchema);
 export const categoryListEnvelopeSchema = listEnvelopeSchema(categorySchema);
+
+/** GIPHY's v2 pagination (`/v2/emoji`): the next page starts at `next_cursor`. */
+export const cursorPaginationSchema = z.object({
+  count: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+  next_cursor: z.number().int().nonnegative(),
+});
+export const cursorItemListEnvelopeSchema = z.object({
+  data: z.array(giphyItemSchema),
+  pagination: cursorPaginationSchema,
+  meta: metaSchema,
+});
+/** `/v2/emoji/{id}/variations`: items, no pagination. */
+export const plainItemListEnvelopeSchema = z.object({
+  data: z.array(giphyItemSchema),
+  meta: metaSchema,
+});
+export const randomIdEnvelopeSchema = singleEnvelopeSchema(z.object({ random_id: z.string() }));
+/** `tags/related/{term}`: `{data: [{name}], meta}`. */
+export const relatedTagsEnvelopeSchema = z.object({
+  data: z.array(tagSuggestionSchema),
+  meta: metaSchema,
+});
+
+/** A creator as GIPHY's channel (`channels/search`; not normalized by the SDK). */
+export const giphyChannelSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  display_name: z.string(),
+  parent: z.null(),
+  slug: z.string(),
+  type: z.literal('community'),
+  content_type: z.literal('gif'),
+  user: giphyUserSchema,
+  banner_image: z.string(),
+  short_display_name: z.string(),
+  description: z.string(),
+  metadata_description: z.string(),
+  has_children: z.boolean(),
+  is_visible: z.boolean(),
+  is_private: z.boolean(),
+  is_live: z.boolean(),
+  featured_gif: giphyItemSchema.optional(),
+  tags: z.array(z.object({ id: z.number().int(), channel: z.number().int(), tag: z.string() })),
+});
+export type GiphyChannel = z.infer<typeof giphyChannelSchema>;
+export const channelListEnvelopeSchema = listEnvelopeSchema(giphyChannelSchema);

@@ -231,9 +231,15 @@ export function handleFrameworkError(
   setFallbackSecurityHeaders(reply, request.server.deps.config);
   reply.header('cache-control', 'no-store');
   const path = request.url.split('?')[0]!;
+  // The longest prefix wins: /v2/emoji is GIPHY's inside Tenor's /v2.
   let toBody: ErrorBody = toApiErrorBody;
+  let matched = '';
   for (const [prefix, body] of request.server.errorBodiesByPrefix) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) toBody = body;
+    const isUnder = path === prefix || path.startsWith(`${prefix}/`);
+    if (isUnder && prefix.length > matched.length) {
+      toBody = body;
+      matched = prefix;
+    }
   }
   return sendError(request, reply, appError, toBody);
 }

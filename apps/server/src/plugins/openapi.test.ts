@@ -79,6 +79,7 @@ describe('the API documents itself', () => {
         'GET /api/docs/openapi.yaml',
         'OPTIONS /v1*',
         'OPTIONS /v2*',
+        'OPTIONS /v2/emoji*',
       ].sort(),
     );
   });
@@ -94,7 +95,7 @@ describe('the API documents itself', () => {
   it('sends what it documents: a real answer of every GET route fits its declared schema', async () => {
     const [gif, sticker] = (await insertCatalogItems(testApp.database, [
       { title: 'Dancing cat', tags: ['cat', 'dance'], trendScore: 5 },
-      { type: 'sticker', title: 'Cat sticker', tags: ['cat'], trendScore: 2 },
+      { type: 'sticker', title: 'Cat sticker', tags: ['cat', 'emoji', '🐱'], trendScore: 2 },
       { type: 'text', title: 'Hello cat', tags: ['cat'] },
     ])) as [string, string, string];
     const animals = await insertCategory(testApp.database, {
@@ -114,6 +115,8 @@ describe('the API documents itself', () => {
       gif_id: gif,
       ids: `${gif},${sticker}`,
       q: 'cat',
+      s: 'cat',
+      term: 'cat',
       tag: 'cat',
       m: 'hi',
       category: animals.nameEncoded,
@@ -125,7 +128,9 @@ describe('the API documents itself', () => {
       (route) => route.method === 'GET' && !route.url.startsWith('/api/auth/callback'),
     );
     for (const route of routes) {
-      const path = route.url.replace(/:([A-Za-z_]+)/g, (_, name: string) => samples[name]!);
+      // GIPHY's emoji variations are asked of an emoji sticker, not a GIF.
+      const pathSamples = route.url.startsWith('/v2/emoji') ? { ...samples, id: sticker } : samples;
+      const path = route.url.replace(/:([A-Za-z_]+)/g, (_, name: string) => pathSamples[name]!);
       const querystring = route.schema?.querystring as { shape?: Record<string, unknown> };
       const query = new URLSearchParams(
         Object.keys(querystring?.shape ?? {})

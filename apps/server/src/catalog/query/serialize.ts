@@ -180,7 +180,7 @@ function toImages(
   return images as Images;
 }
 
-function toUser(creator: CreatorRow): GiphyUser {
+export function toUser(creator: CreatorRow): GiphyUser {
   return {
     avatar_url: creator.avatarUrl,
     banner_image: '',

@@ -6,7 +6,10 @@ import { sessionUserPlugin } from '../../plugins/session.ts';
 import { registerV1Access } from './access.ts';
 import { categoryRoutes } from './categories.ts';
 import { contentRoutes } from './content.ts';
+import { discoveryRoutes } from './discovery.ts';
+import { emojiRoutes } from './emoji.ts';
 import { textAnimateRoutes } from './text-animate.ts';
+import { translateRoutes } from './translate.ts';
 
 /**
  * GIPHY-compatible API over our catalog (docs/api.md, "/v1"): GIPHY's paths, parameters and
@@ -23,4 +26,7 @@ export const v1Plugin: FastifyPluginAsync = async (app) => {
   await app.register(contentRoutes);
   await app.register(categoryRoutes);
   await app.register(textAnimateRoutes);
+  await app.register(translateRoutes);
+  await app.register(emojiRoutes);
+  await app.register(discoveryRoutes);
 };
