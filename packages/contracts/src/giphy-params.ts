@@ -344,3 +344,12 @@ export const relatedTagsPathSchema = z.object({
     .meta({ type: 'string', description: 'A tag or search term.' }),
 });
 export const relatedTagsParamsSchema = z.object({ limit: limitParam(10) });
+
+/** `pingback_simple`: the URLs items carry in `analytics`. */
+export const pingbackParamsSchema = z.object({
+  gif_id: itemIdParam('gif_id'),
+  action_type: z
+    .string()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.enum(['SEEN', 'CLICK', 'SENT'], { error: 'action_type must be SEEN, CLICK or SENT' })),
+});

@@ -175,6 +175,17 @@ export const giphyItemSchema = z.object({
   images: imagesSchema,
   /** Omitted when the item has no creator (GIPHY omits it for anonymous uploads too). */
   user: giphyUserSchema.optional(),
+  /**
+   * GIPHY's pingback URLs, on our server (`/v1/pingback_simple`): a client that pings them
+   * counts what a signed-in person did (docs/api.md, "Pingbacks").
+   */
+  analytics: z
+    .object({
+      onload: z.object({ url: z.string() }),
+      onclick: z.object({ url: z.string() }),
+      onsent: z.object({ url: z.string() }),
+    })
+    .optional(),
 });
 export type GiphyItem = z.infer<typeof giphyItemSchema>;
 
@@ -238,6 +249,16 @@ export const itemListEnvelopeSchema = listEnvelopeSchema(giphyItemSchema);
 export const singleItemEnvelopeSchema = singleEnvelopeSchema(giphyItemSchema);
 export const tagSuggestionListEnvelopeSchema = listEnvelopeSchema(tagSuggestionSchema);
 export const categoryListEnvelopeSchema = listEnvelopeSchema(categorySchema);
+
+/** What a pingback reports (GIPHY's `action_type`). */
+export const pingbackActionSchema = z.enum(['SEEN', 'CLICK', 'SENT']);
+export type PingbackAction = z.infer<typeof pingbackActionSchema>;
+
+/** `/v1/pingback_simple`: whether it counted (a signed-in person, once a day per item and kind). */
+export const pingbackEnvelopeSchema = z.object({
+  data: z.object({ counted: z.boolean() }),
+  meta: metaSchema,
+});
 
 /** GIPHY's v2 pagination (`/v2/emoji`): the next page starts at `next_cursor`. */
 export const cursorPaginationSchema = z.object({

@@ -116,6 +116,7 @@ describe('the API documents itself', () => {
       ids: `${gif},${sticker}`,
       q: 'cat',
       s: 'cat',
+      action_type: 'CLICK',
       term: 'cat',
       tag: 'cat',
       m: 'hi',

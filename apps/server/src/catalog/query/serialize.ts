@@ -32,6 +32,11 @@ export function itemPageUrl(config: AppConfig, item: Pick<CatalogItemRow, 'type'
   return `${config.publicUrl}/${item.type}/${encodeURIComponent(item.slug)}`;
 }
 
+/** Where a client reports that an item was seen, clicked or sent (docs/api.md, "Pingbacks"). */
+function pingbackUrl(config: AppConfig, itemId: string, action: 'SEEN' | 'CLICK' | 'SENT') {
+  return `${config.publicUrl}/v1/pingback_simple?gif_id=${encodeURIComponent(itemId)}&action_type=${action}`;
+}
+
 function sourceHost(source: string): string {
   try {
     return source ? new URL(source).hostname : '';
@@ -239,6 +244,11 @@ export function serializeItem(
     create_datetime: formatGiphyDateTime(item.createdAt),
     update_datetime: formatGiphyDateTime(item.updatedAt),
     images,
+    analytics: {
+      onload: { url: pingbackUrl(config, item.id, 'SEEN') },
+      onclick: { url: pingbackUrl(config, item.id, 'CLICK') },
+      onsent: { url: pingbackUrl(config, item.id, 'SENT') },
+    },
   };
   if (creator) serialized.user = toUser(creator);
   return serialized;

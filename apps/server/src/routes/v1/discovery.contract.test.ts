@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
+import { signInAs } from '../../test-support/sign-in.ts';
 
 /**
  * GIPHY's endpoints beyond search and trending (docs/api.md, "/v1"): emoji and their
@@ -148,6 +149,48 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
     expect((await get('/v1/gifs/translate')).status).toBe(400);
     expect((await get('/v1/gifs/translate?s=cat&weirdness=11')).status).toBe(400);
     expect((await get(`/v1/gifs/translate?s=${'x'.repeat(51)}`)).status).toBe(414);
+  });
+
+  it("counts a signed-in person's click and send through an item's analytics URLs, once a day", async () => {
+    const item = singleItemEnvelopeSchema.parse((await get(`/v1/gifs/${id.sleepyCat}`)).body).data;
+    expect(item.analytics?.onclick.url).toBe(
+      `${testApp.config.publicUrl}/v1/pingback_simple?gif_id=${id.sleepyCat}&action_type=CLICK`,
+    );
+    const { cookie } = await signInAs(testApp);
+    const ping = async (url: string, headers: Record<string, string> = { cookie }) => {
+      const target = new URL(url);
+      const response = await fetch(`${origin}${target.pathname}${target.search}`, { headers });
+      return { status: response.status, body: (await response.json()) as { data?: unknown } };
+    };
+    const countOf = async (kind: string) => {
+      const result = await testApp.database.pool.query(
+        'SELECT count(*)::int AS n FROM item_events WHERE item_id = $1 AND kind = $2',
+        [id.sleepyCat, kind],
+      );
+      return (result.rows[0] as { n: number }).n;
+    };
+    expect((await ping(item.analytics!.onload.url)).body.data).toEqual({ counted: false });
+    expect((await ping(item.analytics!.onclick.url)).body.data).toEqual({ counted: true });
+    expect((await ping(item.analytics!.onclick.url)).body.data).toEqual({ counted: false });
+    expect((await ping(item.analytics!.onsent.url)).body.data).toEqual({ counted: true });
+    expect([await countOf('view'), await countOf('copy')]).toEqual([1, 1]);
+    // Another site cannot make a signed-in browser count, and an app's key counts no one.
+    const other = await signInAs(testApp);
+    const crossSite = await ping(item.analytics!.onclick.url, {
+      cookie: other.cookie,
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(crossSite.body.data).toEqual({ counted: false });
+    const keyOnly = await ping(`${item.analytics!.onsent.url}&api_key=sdk-test-key`, {});
+    expect(keyOnly.body.data).toEqual({ counted: false });
+    expect([await countOf('view'), await countOf('copy')]).toEqual([1, 1]);
+    expect(
+      (await ping(`${origin}/v1/pingback_simple?gif_id=${id.sleepyCat}&action_type=LIKED`)).status,
+    ).toBe(400);
+    expect(
+      (await ping(`${origin}/v1/pingback_simple?gif_id=missing12345&action_type=CLICK`)).status,
+    ).toBe(404);
+    expect((await ping(item.analytics!.onclick.url, {})).status).toBe(401);
   });
 
   it('gives a new random id each time, and tags that go with a term', async () => {

@@ -180,10 +180,12 @@ describe('GIPHY SDK contract', () => {
   });
 
   describe('our objects carry the fields of GIPHY’s real responses that apply to us', () => {
-    /** GIPHY-only: ads and analytics, GIPHY's tag curation, a 2019 search score, old Twitter. */
+    /**
+     * GIPHY-only: its pingback payload (the SDK would send it to GIPHY), GIPHY's tag curation, a
+     * 2019 search score, old Twitter. `analytics` applies: its URLs are ours.
+     */
     const notApplicable = new Set([
       'analytics_response_payload',
-      'analytics',
       'featured_tags',
       'user_tags',
       '_score',

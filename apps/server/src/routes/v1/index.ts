@@ -8,6 +8,7 @@ import { categoryRoutes } from './categories.ts';
 import { contentRoutes } from './content.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { emojiRoutes } from './emoji.ts';
+import { pingbackRoutes } from './pingback.ts';
 import { textAnimateRoutes } from './text-animate.ts';
 import { translateRoutes } from './translate.ts';
 
@@ -29,4 +30,5 @@ export const v1Plugin: FastifyPluginAsync = async (app) => {
   await app.register(translateRoutes);
   await app.register(emojiRoutes);
   await app.register(discoveryRoutes);
+  await app.register(pingbackRoutes);
 };
