@@ -112,6 +112,15 @@ export const tenorListParamsSchema = z.object({
     })
     .default('off'),
   searchfilter: searchFilterParam,
+  /** Aspect ratios kept: all, wide (0.42 to 2.36) or standard (0.56 to 1.78), as Tenor's. */
+  ar_range: z
+    .enum(['all', 'wide', 'standard'], { message: 'ar_range must be all, wide or standard.' })
+    .default('all'),
+  /** Tenor's `random=true`: the page in a random order. */
+  random: z
+    .enum(['true', 'false'], { message: 'random must be true or false.' })
+    .default('false')
+    .transform((value) => value === 'true'),
   locale: z.string().optional(),
   country: z.string().optional(),
 });

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { GiphyItem, Rating, TenorContentFilter } from '@sticky/contracts';
 import {
   limits,
@@ -79,8 +80,41 @@ function nextPos(offset: number, shown: number, totalCount: number): string {
   return shown > 0 && next < totalCount && next <= limits.maxOffset ? String(next) : '';
 }
 
-function resultsJson(items: GiphyItem[], mediaFilter: string[] | undefined, next: string) {
-  return { results: items.map((item) => toTenorResult(item, mediaFilter)), next };
+/** Tenor's `ar_range`: the width ÷ height each range keeps. */
+const aspectRatioRanges = {
+  all: [0, Number.POSITIVE_INFINITY],
+  wide: [0.42, 2.36],
+  standard: [0.56, 1.78],
+} as const;
+
+interface PageShaping {
+  ar_range?: keyof typeof aspectRatioRanges;
+  random?: boolean;
+}
+
+/**
+ * A page as Tenor answers it: items outside `ar_range` left out (the page may hold fewer than
+ * `limit`; `next` still follows the full list, so paging never skips), in a random order when
+ * `random` (within the page: `pos` stays an offset into the same list).
+ */
+function resultsJson(
+  items: GiphyItem[],
+  mediaFilter: string[] | undefined,
+  next: string,
+  shaping: PageShaping = {},
+) {
+  const [low, high] = aspectRatioRanges[shaping.ar_range ?? 'all'];
+  const kept = items.filter((item) => {
+    const ratio = Number(item.images.original.width) / Number(item.images.original.height);
+    return ratio >= low && ratio <= high;
+  });
+  if (shaping.random) {
+    for (let index = kept.length - 1; index > 0; index -= 1) {
+      const other = randomInt(index + 1);
+      [kept[index], kept[other]] = [kept[other]!, kept[index]!];
+    }
+  }
+  return { results: kept.map((item) => toTenorResult(item, mediaFilter)), next };
 }
 
 const results = { 200: tenorResultsSchema, ...tenorErrorResponses };
@@ -113,6 +147,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         items,
         params.media_filter,
         nextPos(offset, items.length, page.totalCount),
+        params,
       );
     },
   );
@@ -144,6 +179,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         items,
         params.media_filter,
         nextPos(offset, page.rows.length, page.totalCount),
+        params,
       );
     },
   );

@@ -22,6 +22,14 @@ describe('/v2 (Tenor v2)', () => {
       })),
       { title: 'Spicy cat', tags: ['cat'], trendScore: 100, rating: 'r' as const },
       { title: 'Cat sticker', tags: ['cat'], type: 'sticker' as const, trendScore: 5 },
+      // 2:1, inside Tenor's wide range and outside its standard one.
+      {
+        title: 'Panorama view',
+        tags: ['panorama'],
+        width: 400,
+        height: 200,
+        rating: 'pg' as const,
+      },
     ]);
   });
   afterAll(async () => {
@@ -103,6 +111,27 @@ describe('/v2 (Tenor v2)', () => {
     expect(formats.gif?.url).toMatch(/original\.gif$/);
     expect(formats.tinygif).toMatchObject({ dims: [256, 192] });
     expect(formats.tinygif?.url).toBe(formats.gif?.url);
+  });
+
+  it('keeps only the aspect ratios ar_range asks for, and shuffles a page when random', async () => {
+    const search = async (query: string) =>
+      tenorResultsSchema.parse((await get(`/v2/search?key=tenor-key&${query}`)).body).results;
+    expect(await search('q=panorama')).toHaveLength(1);
+    expect(await search('q=panorama&ar_range=all')).toHaveLength(1);
+    expect(await search('q=panorama&ar_range=wide')).toHaveLength(1);
+    expect(await search('q=panorama&ar_range=standard')).toEqual([]);
+    expect((await search('q=cat&ar_range=standard&limit=7')).length).toBe(7);
+    expect((await get('/v2/search?key=tenor-key&q=cat&ar_range=square')).status).toBe(400);
+    expect((await get('/v2/search?key=tenor-key&q=cat&random=maybe')).status).toBe(400);
+
+    const ordered = (await search('q=cat&limit=7')).map((result) => result.id);
+    const orders = new Set<string>();
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const shuffled = (await search('q=cat&limit=7&random=true')).map((result) => result.id);
+      expect([...shuffled].sort()).toEqual([...ordered].sort());
+      orders.add(shuffled.join());
+    }
+    expect(orders.size).toBeGreaterThan(1);
   });
 
   it('pages search with pos from next, never repeating or skipping, unknown params ignored', async () => {
