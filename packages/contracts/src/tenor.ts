@@ -20,11 +20,14 @@ export const tenorFormatNames = [
   'tinymp4',
   'nanomp4',
   'webm',
+  'tinywebm',
+  'nanowebm',
   'gif_transparent',
   'tinygif_transparent',
   'nanogif_transparent',
   'webp_transparent',
   'tinywebp_transparent',
+  'nanowebp_transparent',
   'preview',
 ] as const;
 export type TenorFormatName = (typeof tenorFormatNames)[number];

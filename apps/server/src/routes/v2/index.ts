@@ -31,6 +31,8 @@ import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
 import { registerV1Access } from '../v1/access.ts';
 import { toTenorResult } from './tenor-result.ts';
+import { loadTenorSizes } from '../../catalog/query/tenor-sizes.ts';
+import type { CatalogDeps } from '../../catalog/query/items.ts';
 
 /** Google's status names, which Tenor's errors carry beside the HTTP code. */
 const statusNames: Record<number, string> = {
@@ -97,7 +99,8 @@ interface PageShaping {
  * `limit`; `next` still follows the full list, so paging never skips), in a random order when
  * `random` (within the page: `pos` stays an offset into the same list).
  */
-function resultsJson(
+async function toResults(
+  deps: CatalogDeps,
   items: GiphyItem[],
   mediaFilter: string[] | undefined,
   next: string,
@@ -114,7 +117,11 @@ function resultsJson(
       [kept[index], kept[other]] = [kept[other]!, kept[index]!];
     }
   }
-  return { results: kept.map((item) => toTenorResult(item, mediaFilter)), next };
+  const tenorSizes = await loadTenorSizes(
+    deps,
+    kept.map((item) => item.id),
+  );
+  return { results: kept.map((item) => toTenorResult(item, mediaFilter, tenorSizes)), next };
 }
 
 const results = { 200: tenorResultsSchema, ...tenorErrorResponses };
@@ -143,7 +150,8 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         offset,
       });
       const items = JSON.parse(page.data.json) as GiphyItem[];
-      return resultsJson(
+      return toResults(
+        deps,
         items,
         params.media_filter,
         nextPos(offset, items.length, page.totalCount),
@@ -175,7 +183,8 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const data = await serializeItemsJson(deps, page.rows);
       const items = JSON.parse(data.json) as GiphyItem[];
-      return resultsJson(
+      return toResults(
+        deps,
         items,
         params.media_filter,
         nextPos(offset, page.rows.length, page.totalCount),
@@ -197,7 +206,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       const params = request.query;
       const data = await serializeItemsJson(deps, params.ids);
       const items = JSON.parse(data.json) as GiphyItem[];
-      return resultsJson(items, params.media_filter, '');
+      return toResults(deps, items, params.media_filter, '');
     },
   );
 

@@ -5,12 +5,20 @@ import type {
   TenorMedia,
   TenorResult,
 } from '@sticky/contracts';
+import type {
+  StoredFile,
+  TenorSizeFormat,
+  TenorSizeName,
+  TenorSizes,
+} from '../../catalog/query/tenor-sizes.ts';
 
 type Field = 'url' | 'mp4' | 'webm' | 'webp';
 type Slot = keyof GiphyItem['images'];
 
 /** Where a Tenor format is taken from: the first of these slots with a file that fits. */
 interface Source {
+  /** The file made for Tenor's own size, when there is one (catalog/query/tenor-sizes.ts). */
+  stored?: readonly [TenorSizeName, TenorSizeFormat];
   slots: readonly Slot[];
   field: Field;
   extension: string;
@@ -47,17 +55,56 @@ const nanoSlots: readonly Slot[] = [
 const formatSources: Record<TenorFormatName, Source> = {
   gif: { slots: ['original'], field: 'url', extension: '.gif' },
   mediumgif: { slots: ['downsized_medium', 'original'], field: 'url', extension: '.gif' },
-  tinygif: { slots: tinySlots, field: 'url', extension: '.gif', ...tiny },
-  nanogif: { slots: nanoSlots, field: 'url', extension: '.gif', ...nano },
+  tinygif: { stored: ['tiny', 'gif'], slots: tinySlots, field: 'url', extension: '.gif', ...tiny },
+  nanogif: { stored: ['nano', 'gif'], slots: nanoSlots, field: 'url', extension: '.gif', ...nano },
   mp4: { slots: ['original_mp4'], field: 'mp4', extension: '.mp4' },
-  tinymp4: { slots: tinySlots, field: 'mp4', extension: '.mp4', ...tiny },
-  nanomp4: { slots: nanoSlots, field: 'mp4', extension: '.mp4', ...nano },
+  tinymp4: { stored: ['tiny', 'mp4'], slots: tinySlots, field: 'mp4', extension: '.mp4', ...tiny },
+  nanomp4: { stored: ['nano', 'mp4'], slots: nanoSlots, field: 'mp4', extension: '.mp4', ...nano },
   webm: { slots: ['original'], field: 'webm', extension: '.webm' },
+  tinywebm: {
+    stored: ['tiny', 'webm'],
+    slots: tinySlots,
+    field: 'webm',
+    extension: '.webm',
+    ...tiny,
+  },
+  nanowebm: {
+    stored: ['nano', 'webm'],
+    slots: nanoSlots,
+    field: 'webm',
+    extension: '.webm',
+    ...nano,
+  },
   gif_transparent: { slots: ['original'], field: 'url', extension: '.gif' },
-  tinygif_transparent: { slots: tinySlots, field: 'url', extension: '.gif', ...tiny },
-  nanogif_transparent: { slots: nanoSlots, field: 'url', extension: '.gif', ...nano },
+  tinygif_transparent: {
+    stored: ['tiny', 'gif'],
+    slots: tinySlots,
+    field: 'url',
+    extension: '.gif',
+    ...tiny,
+  },
+  nanogif_transparent: {
+    stored: ['nano', 'gif'],
+    slots: nanoSlots,
+    field: 'url',
+    extension: '.gif',
+    ...nano,
+  },
   webp_transparent: { slots: ['original'], field: 'webp', extension: '.webp' },
-  tinywebp_transparent: { slots: tinySlots, field: 'webp', extension: '.webp', ...tiny },
+  tinywebp_transparent: {
+    stored: ['tiny', 'webp'],
+    slots: tinySlots,
+    field: 'webp',
+    extension: '.webp',
+    ...tiny,
+  },
+  nanowebp_transparent: {
+    stored: ['nano', 'webp'],
+    slots: nanoSlots,
+    field: 'webp',
+    extension: '.webp',
+    ...nano,
+  },
   preview: { slots: ['original_still'], field: 'url', extension: '' },
 };
 
@@ -67,6 +114,7 @@ const transparentFormats = new Set<TenorFormatName>([
   'nanogif_transparent',
   'webp_transparent',
   'tinywebp_transparent',
+  'nanowebp_transparent',
 ]);
 
 function sizeOf(rendition: Rendition, field: Field): number {
@@ -74,7 +122,22 @@ function sizeOf(rendition: Rendition, field: Field): number {
   return Number(text ?? 0) || 0;
 }
 
-function toMedia(item: GiphyItem, source: Source): TenorMedia | undefined {
+type ItemSizes = NonNullable<ReturnType<TenorSizes['get']>>;
+
+function fromStored(file: StoredFile): TenorMedia {
+  return { url: file.url, dims: [file.width, file.height], duration: 0, size: file.bytes };
+}
+
+function toMedia(
+  item: GiphyItem,
+  source: Source,
+  stored: ItemSizes | undefined,
+): TenorMedia | undefined {
+  if (source.stored) {
+    const [name, format] = source.stored;
+    const file = stored?.[name]?.[format];
+    if (file) return fromStored(file);
+  }
   for (const slot of source.slots) {
     const rendition = item.images[slot] as Rendition | undefined;
     const url = rendition?.[source.field];
@@ -102,13 +165,18 @@ function toEpochSeconds(giphyDateTime: string): number {
 }
 
 /** One item as Tenor v2's result object, its formats limited to `mediaFilter` when given. */
-export function toTenorResult(item: GiphyItem, mediaFilter?: readonly string[]): TenorResult {
+export function toTenorResult(
+  item: GiphyItem,
+  mediaFilter?: readonly string[],
+  tenorSizes?: TenorSizes,
+): TenorResult {
+  const stored = tenorSizes?.get(item.id);
   const isSticker = item.type !== 'gif';
   const mediaFormats: TenorResult['media_formats'] = {};
   for (const [name, source] of Object.entries(formatSources) as Array<[TenorFormatName, Source]>) {
     if (mediaFilter && !mediaFilter.includes(name)) continue;
     if (transparentFormats.has(name) && !isSticker) continue;
-    const media = toMedia(item, source);
+    const media = toMedia(item, source, stored);
     if (media) mediaFormats[name] = media;
   }
   return {

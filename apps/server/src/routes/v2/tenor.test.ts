@@ -134,6 +134,41 @@ describe('/v2 (Tenor v2)', () => {
     expect(orders.size).toBeGreaterThan(1);
   });
 
+  it("takes Tenor's tiny and nano formats from the renditions made for Tenor's sizes", async () => {
+    const [gifId, stickerId] = (await insertCatalogItems(testApp.database, [
+      { title: 'Sized one', tags: ['sizedone'], isIndexable: false, hasMp4: true },
+      { title: 'Sized sticker', tags: ['sizedone'], type: 'sticker', isIndexable: false },
+    ])) as [string, string];
+    const file = (itemId: string, name: string, format: 'gif' | 'webp' | 'mp4' | 'webm') => {
+      const [width, height] = name === 'tiny' ? [220, 165] : [120, 90];
+      const path = `${itemId.slice(0, 2)}/${itemId}/${name}.${format}`;
+      return { itemId, name, format, width, height, bytes: 321, path };
+    };
+    await testApp.database.db
+      .insert(renditions)
+      .values([
+        ...(['tiny', 'nano'] as const).flatMap((name) => [
+          file(gifId, name, 'gif'),
+          file(gifId, name, 'mp4'),
+          file(stickerId, name, 'gif'),
+          file(stickerId, name, 'webp'),
+          file(stickerId, name, 'webm'),
+        ]),
+      ]);
+    const { body } = await get(`/v2/posts?key=tenor-key&ids=${gifId},${stickerId}`);
+    const [gif, sticker] = tenorResultsSchema.parse(body).results;
+    expect(gif!.media_formats.tinygif).toMatchObject({ dims: [220, 165], size: 321 });
+    expect(gif!.media_formats.tinygif?.url).toMatch(/\/tiny\.gif$/);
+    expect(gif!.media_formats.nanogif?.url).toMatch(/\/nano\.gif$/);
+    expect(gif!.media_formats.tinymp4?.url).toMatch(/\/tiny\.mp4$/);
+    expect(gif!.media_formats.nanomp4).toMatchObject({ dims: [120, 90] });
+    expect(gif!.media_formats.tinywebm).toBeUndefined();
+    expect(sticker!.media_formats.tinygif_transparent?.url).toMatch(/\/tiny\.gif$/);
+    expect(sticker!.media_formats.nanowebp_transparent?.url).toMatch(/\/nano\.webp$/);
+    expect(sticker!.media_formats.tinywebm?.url).toMatch(/\/tiny\.webm$/);
+    expect(sticker!.media_formats.nanowebm?.url).toMatch(/\/nano\.webm$/);
+  });
+
   it('pages search with pos from next, never repeating or skipping, unknown params ignored', async () => {
     const seen: string[] = [];
     let pos = '';
