@@ -1,3 +1,4 @@
+import { logSerializers } from './lib/log-redaction.ts';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -24,8 +25,14 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export function createLogger(config: AppConfig): Logger {
-  return pino({ level: config.logLevel, base: { service: 'sticky' } });
+/** The server's logger: to stdout, or to `destination` (tests read what it writes). */
+export function createLogger(config: AppConfig, destination?: pino.DestinationStream): Logger {
+  const options = {
+    level: config.logLevel,
+    base: { service: 'sticky' },
+    serializers: logSerializers,
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

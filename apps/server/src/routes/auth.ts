@@ -1,3 +1,4 @@
+import { maskEmails } from '../lib/log-redaction.ts';
 import type { SignInErrorCode } from '@sticky/contracts';
 import {
   googleAuthQuerySchema,
@@ -96,7 +97,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.error({ err: error }, 'sign-in failed');
       } else {
         const cause = (error as { cause?: unknown }).cause;
-        request.log.info({ code, reason: (error as Error).message, err: cause }, 'sign-in refused');
+        // Refusals name the email they refused: logged masked (docs/security.md, "Logs").
+        request.log.info(
+          { code, reason: maskEmails((error as Error).message), err: cause },
+          'sign-in refused',
+        );
       }
       if (hasFlowCookie(request, config)) clearFlowCookie(reply, config);
       return reply

@@ -19,7 +19,7 @@ export interface TestApp {
 
 export type TestAppOptions = Pick<
   BuildAppOptions,
-  'webDistDir' | 'serverFactory' | 'rateLimitWindowMs'
+  'webDistDir' | 'serverFactory' | 'rateLimitWindowMs' | 'logger'
 >;
 
 /**
