@@ -49,6 +49,11 @@ export interface BuildAppOptions {
  * then each API as an encapsulated plugin with its own hooks and error answers, then media,
  * the local sign-in issuer and the web app.
  */
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies in front of us are believed. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}) {
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).child === 'function'
@@ -57,7 +62,11 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   const app = Fastify({
     ...loggerOption,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
-    trustProxy: deps.config.isProduction,
+    // Only the proxies the operator names may set the client's address (docs/security.md).
+    trustProxy:
+      typeof deps.config.trustProxy === 'number'
+        ? trustHops(deps.config.trustProxy)
+        : deps.config.trustProxy,
     bodyLimit: 64 * 1024,
     // Requests that stall must not hold a connection forever.
     requestTimeout: 30_000,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -69,6 +70,23 @@ const httpUrl = (name: string) =>
       }
     });
 
+/** An IPv4 or IPv6 address, optionally with a /prefix. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** A loopback host name or address (a laptop's own machine). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host)
+  );
+}
+
 const optionalText = z
   .string()
   .optional()
@@ -106,6 +124,27 @@ const envSchema = z
         return port;
       }),
     HOST: optionalText,
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx): false | number | string[] => {
+        const text = value?.trim() ?? '';
+        if (text === '' || ['0', 'false', 'off', 'no'].includes(text.toLowerCase())) return false;
+        if (/^\d+$/.test(text)) return Number(text);
+        const entries = text
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean);
+        const bad = entries.find((entry) => !isAddressOrCidr(entry));
+        if (bad !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `TRUST_PROXY must be a number of proxy hops, or proxy addresses or CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1), got ${JSON.stringify(bad)}`,
+          });
+          return z.NEVER;
+        }
+        return entries;
+      }),
     PUBLIC_URL: httpUrl('PUBLIC_URL'),
     DATA_DIR: optionalText,
     DATABASE_URL: z
@@ -258,6 +297,18 @@ const envSchema = z
         message: 'PORT=0 (any free port) needs PUBLIC_URL: the URL people reach the server at',
       });
     }
+    // Cookies, sign-in and links travel over it: in production it must be https (docs/security.md).
+    if (
+      env.NODE_ENV === 'production' &&
+      env.PUBLIC_URL &&
+      env.PUBLIC_URL.startsWith('http:') &&
+      !isLoopbackHost(new URL(env.PUBLIC_URL).hostname)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `PUBLIC_URL must be an https URL in production (put Sticky behind a TLS proxy), got ${JSON.stringify(env.PUBLIC_URL)}`,
+      });
+    }
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -280,6 +331,8 @@ export interface AppConfig {
   isProduction: boolean;
   port: number;
   host: string;
+  /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses. */
+  trustProxy: false | number | string[];
   publicUrl: string;
   isHttps: boolean;
   dataDir: string;
@@ -371,6 +424,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     isProduction: e.NODE_ENV === 'production',
     port,
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    trustProxy: e.TRUST_PROXY,
     publicUrl,
     isHttps: publicUrl.startsWith('https:'),
     dataDir,
