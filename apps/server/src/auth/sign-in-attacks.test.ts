@@ -181,6 +181,7 @@ describe('sign-in flows under attack', () => {
       NODE_ENV: 'test',
       PUBLIC_URL: 'https://sticky.example',
       SESSION_SECRET: 'x'.repeat(40),
+      LOCAL_SIGN_IN: '1',
     });
     expect(sessionCookieName(config)).toBe('__Host-sticky_session');
   });

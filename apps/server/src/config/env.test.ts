@@ -11,6 +11,12 @@ function problemsOf(env: Record<string, string>): string[] {
   return [];
 }
 
+const oidc = {
+  OIDC_ISSUER: 'https://issuer.example',
+  OIDC_CLIENT_ID: 'sticky',
+  OIDC_CLIENT_SECRET: 'secret',
+};
+
 describe('loadConfig', () => {
   it('has defaults that work on a laptop', () => {
     const config = loadConfig({}, '/srv/sticky');
@@ -36,7 +42,10 @@ describe('loadConfig', () => {
     expect(problemsOf({ PORT: '0' })).toEqual([
       'PORT=0 (any free port) needs PUBLIC_URL: the URL people reach the server at',
     ]);
-    const config = loadConfig({ PORT: '0', PUBLIC_URL: 'https://sticky.example' }, '/srv/sticky');
+    const config = loadConfig(
+      { PORT: '0', PUBLIC_URL: 'https://sticky.example', LOCAL_SIGN_IN: '1' },
+      '/srv/sticky',
+    );
     expect(config.port).toBe(0);
     expect(config.publicUrl).toBe('https://sticky.example');
   });
@@ -73,12 +82,33 @@ describe('loadConfig', () => {
     expect(config.signIn).toMatchObject({ kind: 'google', issuer: 'https://accounts.google.com' });
   });
 
+  it('offers the local sign-in only on this machine, or when asked, and never beside an allow-list', () => {
+    expect(loadConfig({}).signIn.kind).toBe('local');
+    expect(loadConfig({ HOST: '::1', PUBLIC_URL: 'http://127.0.0.1:3000' }).signIn.kind).toBe(
+      'local',
+    );
+    expect(problemsOf({ HOST: '0.0.0.0' })[0]).toMatch(
+      /The local sign-in \(anyone can sign in as anyone\) is only offered on this machine/,
+    );
+    expect(problemsOf({ PUBLIC_URL: 'https://gifs.example' })[0]).toMatch(/LOCAL_SIGN_IN=1/);
+    expect(loadConfig({ HOST: '0.0.0.0', LOCAL_SIGN_IN: '1' }).signIn.kind).toBe('local');
+    expect(problemsOf({ ALLOWED_EMAILS: 'a@example.com', LOCAL_SIGN_IN: '1' })).toEqual([
+      'ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*): the local sign-in lets anyone claim any email',
+    ]);
+    expect(problemsOf({ LOCAL_SIGN_IN: '0' })[0]).toMatch(/leaves no way to sign in/);
+    expect(problemsOf({ LOCAL_SIGN_IN: 'maybe' })).toEqual([
+      'LOCAL_SIGN_IN must be 1 or 0, got "maybe"',
+    ]);
+    expect(loadConfig({ ALLOWED_EMAILS: 'a@example.com', ...oidc }).signIn.kind).toBe('oidc');
+  });
+
   it('parses allow-lists and GIPHY mode', () => {
     const config = loadConfig({
       ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',
       ALLOWED_EMAIL_DOMAINS: '@corp.example',
       GIPHY_API_KEY: 'public-key',
       PUBLIC_URL: 'https://sticky.example.com/',
+      ...oidc,
     });
     expect(config.allowedEmails).toEqual(['ann@example.com', 'bob@example.com']);
     expect(config.allowedEmailDomains).toEqual(['corp.example']);

@@ -181,6 +181,19 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalText,
     OIDC_CLIENT_SECRET: optionalText,
     OIDC_DISPLAY_NAME: optionalText,
+    LOCAL_SIGN_IN: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return undefined;
+        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
+        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
+        ctx.addIssue({
+          code: 'custom',
+          message: `LOCAL_SIGN_IN must be 1 or 0, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }),
     ALLOWED_EMAILS: csv,
     ALLOWED_EMAIL_DOMAINS: csv,
     GIPHY_API_KEY: optionalText,
@@ -283,6 +296,34 @@ const envSchema = z
       });
     }
     const hasIssuer = Boolean(env.GOOGLE_CLIENT_ID || env.OIDC_ISSUER);
+    // The local sign-in lets anyone claim any email (docs/security.md, "Sign-in"): only for
+    // this machine, or where the operator asks for it, and never beside an allow-list.
+    const hasAllowList = env.ALLOWED_EMAILS.length > 0 || env.ALLOWED_EMAIL_DOMAINS.length > 0;
+    if (!hasIssuer && env.NODE_ENV !== 'production') {
+      const host = env.HOST ?? '127.0.0.1';
+      const publicHost = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : 'localhost';
+      if (hasAllowList) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*): the local sign-in lets anyone claim any email',
+        });
+      } else if (env.LOCAL_SIGN_IN === false) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'LOCAL_SIGN_IN=0 leaves no way to sign in: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET',
+        });
+      } else if (
+        env.LOCAL_SIGN_IN !== true &&
+        !(isLoopbackHost(host) && isLoopbackHost(publicHost))
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `The local sign-in (anyone can sign in as anyone) is only offered on this machine, with HOST and PUBLIC_URL on loopback (got HOST ${JSON.stringify(host)}, PUBLIC_URL ${JSON.stringify(env.PUBLIC_URL ?? 'http://localhost')}): set GOOGLE_CLIENT_* or OIDC_*, or LOCAL_SIGN_IN=1 to offer it anyway`,
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && !hasIssuer) {
       ctx.addIssue({
         code: 'custom',

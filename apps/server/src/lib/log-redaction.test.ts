@@ -23,7 +23,7 @@ describe('what the logs never hold', () => {
     const logger = createLogger(loadConfig({ LOG_LEVEL: 'info' }), sink);
     app = await startListeningApp(
       { LOG_LEVEL: 'info', STICKY_API_KEYS: apiKey, ALLOWED_EMAILS: 'friend@example.com' },
-      { logger },
+      { logger, hasOwnIssuer: true },
     );
   });
   afterAll(async () => {

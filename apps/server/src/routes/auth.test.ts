@@ -360,10 +360,10 @@ describe('sign-in with the local issuer', () => {
 describe('sign-in on a private instance', () => {
   let app: ListeningTestApp;
   beforeAll(async () => {
-    app = await startListeningApp({
-      ALLOWED_EMAILS: 'friend@example.com',
-      ALLOWED_EMAIL_DOMAINS: 'team.example',
-    });
+    app = await startListeningApp(
+      { ALLOWED_EMAILS: 'friend@example.com', ALLOWED_EMAIL_DOMAINS: 'team.example' },
+      { hasOwnIssuer: true },
+    );
   });
   afterAll(async () => {
     await app.close();

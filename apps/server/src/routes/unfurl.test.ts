@@ -181,7 +181,14 @@ describe('links of a private instance', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp(
-      { PUBLIC_URL: publicUrl, ALLOWED_EMAIL_DOMAINS: 'example.com' },
+      {
+        PUBLIC_URL: publicUrl,
+        ALLOWED_EMAIL_DOMAINS: 'example.com',
+        // A private instance signs in through a real provider (never discovered here).
+        OIDC_ISSUER: 'https://issuer.example',
+        OIDC_CLIENT_ID: 'sticky',
+        OIDC_CLIENT_SECRET: 'secret',
+      },
       { webDistDir: distDir },
     );
     [gifId] = (await insertCatalogItems(testApp.database, [{ title: 'Team joke' }])) as [string];

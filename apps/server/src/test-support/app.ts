@@ -31,12 +31,21 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-test-data-'));
+  // Test apps answer on made-up public URLs; they offer the local sign-in there unless the
+  // test names a provider or an allow-list (which never goes with it).
+  const hasProviderOrAllowList = [
+    'GOOGLE_CLIENT_ID',
+    'OIDC_ISSUER',
+    'ALLOWED_EMAILS',
+    'ALLOWED_EMAIL_DOMAINS',
+  ].some((name) => env[name]);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     SEED_STARTER_CATALOG: 'false',
     LOG_LEVEL: 'silent',
+    ...(hasProviderOrAllowList ? {} : { LOCAL_SIGN_IN: '1' }),
     ...env,
   });
   fs.mkdirSync(config.mediaDir, { recursive: true });

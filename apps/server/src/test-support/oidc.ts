@@ -20,14 +20,24 @@ export interface ListeningTestApp extends TestApp {
  */
 export async function startListeningApp(
   env: Record<string, string> = {},
-  options: Omit<TestAppOptions, 'serverFactory'> = {},
+  options: Omit<TestAppOptions, 'serverFactory'> & {
+    /**
+     * Sign in through an issuer of its own (OIDC_*), as an instance with an allow-list must:
+     * the app's local sign-in is never offered beside one.
+     */
+    hasOwnIssuer?: boolean;
+  } = {},
 ): Promise<ListeningTestApp> {
+  const { hasOwnIssuer, ...appOptions } = options;
   const listening = await listenOnFreePort();
   const baseUrl = `http://localhost:${listening.port}`;
+  let issuer: TestIssuer | undefined;
   try {
+    if (hasOwnIssuer)
+      issuer = await startTestIssuer({ redirectUri: `${baseUrl}/api/auth/callback` });
     const testApp = await createTestApp(
-      { PUBLIC_URL: baseUrl, ...env },
-      { ...options, serverFactory: listening.serverFactory },
+      { PUBLIC_URL: baseUrl, ...issuer?.env, ...env },
+      { ...appOptions, serverFactory: listening.serverFactory },
     );
     await testApp.app.ready();
     return {
@@ -36,10 +46,12 @@ export async function startListeningApp(
       close: async () => {
         await testApp.close();
         await listening.close();
+        await issuer?.close();
       },
     };
   } catch (error) {
     await listening.close();
+    await issuer?.close();
     throw error;
   }
 }
