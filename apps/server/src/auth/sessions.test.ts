@@ -148,4 +148,68 @@ describe('cross-site writes', () => {
     expect(response.json()).toEqual({ success: true, merged: true, ids: ['abc123'] });
     expect(await favoritesOf(cookie)).toEqual(['abc123']);
   });
+
+  it('ends a session at its absolute lifetime, however recently it was used', async () => {
+    const { cookie } = await signInAs(testApp);
+    const token = cookie.split('=')[1]!;
+    const maxAgeDays = testApp.config.sessionMaxAgeMs / 86_400_000;
+    expect(maxAgeDays).toBe(90);
+    const setAge = (days: number) =>
+      testApp.database.db
+        .update(sessions)
+        .set({ createdAt: new Date(Date.now() - days * 86_400_000), lastSeenAt: new Date() })
+        .where(eq(sessions.tokenHash, hashToken(token)));
+    await setAge(maxAgeDays - 1);
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).not.toBeNull();
+    await setAge(maxAgeDays + 1);
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).toBeNull();
+    const left = await testApp.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashToken(token)));
+    expect(left).toEqual([]);
+  });
+
+  it('ends the session of an email taken off the allow-list on its next use', async () => {
+    const { cookie } = await signInAs(testApp, { email: 'leaver@example.com' });
+    const token = cookie.split('=')[1]!;
+    const stillListed = { ...testApp.config, allowedEmails: ['leaver@example.com'] };
+    expect(await findSessionUser(testApp.database.db, stillListed, token)).not.toBeNull();
+    const delisted = { ...testApp.config, allowedEmails: ['someone-else@example.com'] };
+    expect(await findSessionUser(testApp.database.db, delisted, token)).toBeNull();
+    expect(await findSessionUser(testApp.database.db, testApp.config, token)).toBeNull();
+  });
+
+  it('signs out everywhere: every session of the person ends, and only theirs', async () => {
+    const first = await signInAs(testApp, { email: 'everywhere@example.com' });
+    // A second device of the same person.
+    const secondToken = await createSession(testApp.database.db, first.user.id);
+    const second = { cookie: `${first.cookie.split('=')[0]}=${secondToken}` };
+    const other = await signInAs(testApp);
+    const me = (cookie: string) => testApp.app.inject({ url: '/api/auth/me', headers: { cookie } });
+    const crossSite = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-all',
+      headers: {
+        cookie: first.cookie,
+        'sec-fetch-site': 'cross-site',
+        origin: 'https://evil.example',
+      },
+    });
+    expect(crossSite.statusCode).toBe(403);
+    expect((await me(second.cookie)).statusCode).toBe(200);
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout-all',
+      headers: { cookie: first.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(String(response.headers['set-cookie'])).toMatch(/sticky_session=;/);
+    expect((await me(first.cookie)).statusCode).toBe(401);
+    expect((await me(second.cookie)).statusCode).toBe(401);
+    expect((await me(other.cookie)).statusCode).toBe(200);
+    const signedOut = await testApp.app.inject({ method: 'POST', url: '/api/auth/logout-all' });
+    expect(signedOut.statusCode).toBe(401);
+  });
 });

@@ -4,6 +4,7 @@ import type { SessionUser } from '@sticky/contracts';
 import type { AppConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
+import { isEmailAllowed } from './allow-list.ts';
 import { toSessionUser } from './roles.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -54,16 +55,25 @@ export async function findSessionUser(
       picture: users.picture,
       groups: users.groups,
       lastSeenAt: sessions.lastSeenAt,
+      createdAt: sessions.createdAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
     .limit(1);
   if (!row) return null;
+  // An absolute end on top of the sliding one: a stolen token used now and then still dies,
+  // and an email taken off the allow-list loses access at once (docs/security.md, "Sessions").
+  const endsAt = row.createdAt.getTime() + config.sessionMaxAgeMs;
+  if (Date.now() >= endsAt || !isEmailAllowed(row.email, config)) {
+    await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    return null;
+  }
   if (Date.now() - row.lastSeenAt.getTime() > SESSION_TOUCH_INTERVAL_MS) {
+    const expiresAt = new Date(Math.min(Date.now() + SESSION_TTL_MS, endsAt));
     await db
       .update(sessions)
-      .set({ lastSeenAt: new Date(), expiresAt: new Date(Date.now() + SESSION_TTL_MS) })
+      .set({ lastSeenAt: new Date(), expiresAt })
       .where(eq(sessions.tokenHash, tokenHash));
   }
   return toSessionUser(config, row);
@@ -71,6 +81,15 @@ export async function findSessionUser(
 
 export async function deleteSession(db: Database, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+/** Ends every session of a person ("Sign out everywhere"); returns how many there were. */
+export async function deleteUserSessions(db: Database, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ tokenHash: sessions.tokenHash });
+  return deleted.length;
 }
 
 export async function purgeExpiredSessions(db: Database): Promise<number> {

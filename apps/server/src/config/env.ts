@@ -232,6 +232,7 @@ const envSchema = z
     IMPORT_MAX_FRAMES: positiveInt('IMPORT_MAX_FRAMES', 1000),
     IMPORT_MAX_DURATION_MS: positiveInt('IMPORT_MAX_DURATION_MS', 120_000),
     IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
+    SESSION_MAX_AGE_DAYS: positiveInt('SESSION_MAX_AGE_DAYS', 90, 3650),
     // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
     TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
@@ -380,6 +381,8 @@ export interface AppConfig {
   mediaDir: string;
   databaseUrl: string | undefined;
   sessionSecret: string | undefined;
+  /** A session ends this long after sign-in, however often it is used. */
+  sessionMaxAgeMs: number;
   signIn: SignInProvider;
   allowedEmails: string[];
   allowedEmailDomains: string[];
@@ -472,6 +475,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     mediaDir: path.join(dataDir, 'media'),
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
+    sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     signIn,
     allowedEmails: e.ALLOWED_EMAILS.map((email) => email.toLowerCase()),
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS.map((domain) =>

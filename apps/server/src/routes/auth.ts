@@ -1,4 +1,3 @@
-import { maskEmails } from '../lib/log-redaction.ts';
 import type { SignInErrorCode } from '@sticky/contracts';
 import {
   googleAuthQuerySchema,
@@ -13,6 +12,7 @@ import { parseReturnTo } from '../auth/return-to.ts';
 import {
   createSession,
   deleteSession,
+  deleteUserSessions,
   sessionCookieName,
   sessionCookieOptions,
 } from '../auth/sessions.ts';
@@ -23,7 +23,9 @@ import {
   readFlowCookie,
   setFlowCookie,
 } from '../auth/sign-in-flow.ts';
+import { maskEmails } from '../lib/log-redaction.ts';
 import { apiErrorResponses, toAppError } from '../plugins/error-handler.ts';
+import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -82,6 +84,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const token = request.cookies[sessionCookie];
       if (token) await deleteSession(database.db, token);
+      const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
+      reply.clearCookie(sessionCookie, cookieOptions);
+      reply.header('cache-control', 'no-store');
+      return { success: true };
+    },
+  );
+
+  // Ends every session of the person, this one included; cross-site posts never get here.
+  app.post(
+    '/logout-all',
+    {
+      config: { rateLimit: { max: 60 } },
+      onRequest: requireSignedIn,
+      schema: {
+        summary: 'Sign out everywhere: every session of the signed-in person ends',
+        response: { 200: logoutResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteUserSessions(database.db, signedInUser(request).id);
       const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
       reply.clearCookie(sessionCookie, cookieOptions);
       reply.header('cache-control', 'no-store');
