@@ -57,7 +57,9 @@ for (const width of widths) {
       await avatar.click();
       const menu = page.getByRole('menu');
       await expect(menu.getByRole('menuitem')).toHaveText(
-        width < 768 ? ['Home', 'Categories', 'Logout'] : ['Home', 'Logout'],
+        width < 768
+          ? ['Home', 'Categories', 'Logout', 'Sign out everywhere']
+          : ['Home', 'Logout', 'Sign out everywhere'],
       );
       await expectNoSeriousAxeViolations(page, `user menu at ${width}`);
       await page.keyboard.press('Escape');

@@ -89,7 +89,7 @@ describe('header, signed in, medium and large screens', () => {
     const items = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
-    expect(items).toEqual(['Home', 'Logout']);
+    expect(items).toEqual(['Home', 'Logout', 'Sign out everywhere']);
     expect(within(menu).getByRole('menuitem', { name: 'Home' })).toHaveAttribute('href', '/');
   });
 
@@ -151,7 +151,7 @@ describe('header, signed in, small screens', () => {
     const items = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
-    expect(items).toEqual(['Home', 'Categories', 'Logout']);
+    expect(items).toEqual(['Home', 'Categories', 'Logout', 'Sign out everywhere']);
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Categories' }));
     const dialog = await screen.findByRole('dialog', { name: 'Categories' });
@@ -176,6 +176,19 @@ describe('logout', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/logout', body: undefined });
     expect(calls[0]?.credentials).toBe('same-origin');
+  });
+
+  it('signs out everywhere: posts /api/auth/logout-all, toasts and goes to /landing', async () => {
+    const { calls } = stubApi({ 'POST /api/auth/logout-all': () => json({ success: true }) });
+    const { router, queryClient } = renderHeader(testUser, '/favorite');
+    const { user, menu } = await openUserMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Sign out everywhere' }));
+
+    expect(await screen.findByText('Signed out everywhere')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
+    expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/logout-all' });
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { House, LayoutGrid, LogOut } from 'lucide-react';
+import { House, LayoutGrid, LogOut, MonitorSmartphone } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth';
@@ -15,7 +15,7 @@ const itemClass =
   'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-100 outline-none ' +
   'data-[highlighted]:bg-violet-500/20 data-[highlighted]:text-white data-[disabled]:opacity-50';
 
-/** The avatar button and its menu: Home, Categories (small screens) and Logout. */
+/** The avatar button and its menu: Home, Categories (small screens), Logout, Sign out everywhere. */
 export function UserMenuDropdown({
   user,
   showCategories,
@@ -24,6 +24,7 @@ export function UserMenuDropdown({
   defaultOpen = false,
 }: UserMenuDropdownProps) {
   const logout = useLogout();
+  const logoutEverywhere = useLogout('everywhere');
   const isOpeningCategories = useRef(false);
 
   return (
@@ -80,6 +81,14 @@ export function UserMenuDropdown({
           >
             <LogOut className="size-4" aria-hidden="true" />
             Logout
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className={itemClass}
+            disabled={logout.isPending || logoutEverywhere.isPending}
+            onSelect={() => logoutEverywhere.mutate()}
+          >
+            <MonitorSmartphone className="size-4" aria-hidden="true" />
+            Sign out everywhere
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
