@@ -7,7 +7,7 @@ import { startStickyServer } from '../../e2e/support/server.ts';
 import type { StickyServer } from '../../e2e/support/server.ts';
 
 /** The key other apps pass as `api_key`; only this loopback server knows it. */
-export const benchApiKey = 'sticky-bench-key-0123456789';
+export const benchApiKey = 'sticky-bench-key-0123456789abcdefghij';
 
 export interface BenchServer extends StickyServer {
   /** A pool on the server's own embedded PostgreSQL (the bench's side door). */

@@ -102,6 +102,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ ALLOWED_EMAILS: 'a@example.com', ...oidc }).signIn.kind).toBe('oidc');
   });
 
+  it('takes API keys of 32 characters or more, and says which one is too short', () => {
+    const long = 'k'.repeat(32);
+    expect(loadConfig({ STICKY_API_KEYS: `${long}, ${long}x` }).apiKeys).toEqual([
+      long,
+      `${long}x`,
+    ]);
+    expect(problemsOf({ STICKY_API_KEYS: `${long},short-key` })).toEqual([
+      'STICKY_API_KEYS: key 2 has 9 characters, at least 32 are needed (e.g. openssl rand -hex 24)',
+    ]);
+  });
+
   it('parses allow-lists and GIPHY mode', () => {
     const config = loadConfig({
       ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',

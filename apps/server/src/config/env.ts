@@ -199,7 +199,17 @@ const envSchema = z
     GIPHY_API_KEY: optionalText,
     GIPHY_API_URL: httpUrl('GIPHY_API_URL'),
     ANALYTICS_SCRIPT_URL: httpUrl('ANALYTICS_SCRIPT_URL'),
-    STICKY_API_KEYS: csv,
+    STICKY_API_KEYS: csv.superRefine((keys, ctx) => {
+      // A key is all another app needs: short ones can be guessed (docs/security.md).
+      keys.forEach((key, index) => {
+        if (key.length < 32) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `STICKY_API_KEYS: key ${index + 1} has ${key.length} characters, at least 32 are needed (e.g. openssl rand -hex 24)`,
+          });
+        }
+      });
+    }),
     LOG_LEVEL: z
       .string()
       .optional()

@@ -153,7 +153,7 @@ describe('rate limits answer 429 in the envelope of their path', () => {
 });
 
 describe('who a request counts against', () => {
-  const keys = ['rate-key-one-0123456789', 'rate-key-two-0123456789'];
+  const keys = ['rate-key-one-0123456789abcdefghijklm', 'rate-key-two-0123456789abcdefghijklm'];
   let testApp: TestApp;
 
   beforeAll(async () => {

@@ -116,7 +116,7 @@ describe('no secret in the built web app', () => {
   });
 
   it('a server holding the secrets never sends one, in any answer', async () => {
-    const apiKey = `apikey-${randomBytes(18).toString('base64url')}`;
+    const apiKey = `apikey-${randomBytes(24).toString('base64url')}`;
     const testApp = await createTestApp(
       {
         SESSION_SECRET: secrets.SESSION_SECRET,

@@ -19,7 +19,10 @@ describe('compressed answers', () => {
     fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Sticky</title>');
     fs.writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), script);
     fs.writeFileSync(path.join(distDir, 'assets', 'still-1234.gif'), image);
-    testApp = await createTestApp({ STICKY_API_KEYS: 'compression-key' }, { webDistDir: distDir });
+    testApp = await createTestApp(
+      { STICKY_API_KEYS: 'compression-key-0123456789abcdefghijk' },
+      { webDistDir: distDir },
+    );
     await insertCatalogItems(
       testApp.database,
       Array.from({ length: 10 }, (_, i) => ({ title: `Dancing cat ${i}`, tags: ['cat'] })),
@@ -45,7 +48,7 @@ describe('compressed answers', () => {
 
   it('sends /v1 JSON gzip-compressed when only gzip is accepted', async () => {
     const response = await testApp.app.inject({
-      url: '/v1/gifs/trending?api_key=compression-key&limit=10',
+      url: '/v1/gifs/trending?api_key=compression-key-0123456789abcdefghijk&limit=10',
       headers: { 'accept-encoding': 'gzip' },
     });
     expect(response.statusCode).toBe(200);

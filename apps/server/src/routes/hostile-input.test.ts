@@ -24,7 +24,7 @@ import { signInAs } from '../test-support/sign-in.ts';
 const { runs: numRuns, seed } = readFuzzSettings('hostile-input');
 // Drawing text on a loaded 2-core machine takes seconds a phrase (docs/testing.md, "Fuzzing").
 const costlyTimeoutMs = 120_000;
-const API_KEY = 'fuzz-api-key-0123456789';
+const API_KEY = 'fuzz-api-key-0123456789abcdefghijklm';
 const ENV = { STICKY_API_KEYS: API_KEY };
 
 interface RouteSpec {

@@ -1,4 +1,4 @@
-import { apiErrorSchema, errorEnvelopeSchema } from '@sticky/contracts';
+import { apiErrorSchema, errorEnvelopeSchema, tenorErrorSchema } from '@sticky/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { RouteEntry } from '../plugins/route-inventory.ts';
@@ -16,9 +16,12 @@ export const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const routeName = (route: Pick<RouteEntry, 'method' | 'url'>) =>
   `${route.method} ${route.url}`;
 
-/** `/api` and the versioned APIs (`/v1`, and `/v2` when it comes). */
+/** `/api` and the versioned APIs (`/v1`, `/v2`). */
 export const isApiUrl = (url: string) => /^\/(api|v\d+)(\/|\*|$)/.test(url);
-const isGiphyUrl = (url: string) => /^\/v1(?:[/?]|$)/.test(url);
+/** GIPHY's envelope: `/v1`, and GIPHY's emoji beside Tenor's API under `/v2/emoji`. */
+const isGiphyUrl = (url: string) => /^\/(?:v1|v2\/emoji)(?:[/?]|$)/.test(url);
+/** Tenor's envelope: the rest of `/v2`. */
+const isTenorUrl = (url: string) => !isGiphyUrl(url) && /^\/v2(?:[/?]|$)/.test(url);
 
 /**
  * The app's own `/api` and `/v1` (`/v2`…) routes (HEAD twins left out), read from the routes
@@ -122,7 +125,7 @@ export function assertEnvelope(
   } else if (isSuccess) {
     throw describeProblem(label, response, 'a success on a path no route serves');
   } else {
-    schema = isGiphy ? errorEnvelopeSchema : apiErrorSchema;
+    schema = isGiphy ? errorEnvelopeSchema : isTenorUrl(url) ? tenorErrorSchema : apiErrorSchema;
   }
   if (isHead || !schema) return;
   if (schema instanceof z.ZodUndefined) {

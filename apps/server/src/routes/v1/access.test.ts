@@ -10,7 +10,10 @@ describe('/v1 access', () => {
   let itemId: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'key-one, key-two' });
+    testApp = await createTestApp({
+      STICKY_API_KEYS:
+        'key-one-0123456789abcdefghijklmnopqrstu, key-two-0123456789abcdefghijklmnopqrstu',
+    });
     cookie = (await signInAs(testApp)).cookie;
     [itemId] = (await insertCatalogItems(testApp.database, [{ title: 'Wave' }])) as [string];
   });
@@ -44,9 +47,12 @@ describe('/v1 access', () => {
   });
 
   it('serves a listed api_key to any site, without credentials', async () => {
-    const response = await get('/v1/gifs/trending?api_key=key-two', {
-      origin: 'https://other.example',
-    });
+    const response = await get(
+      '/v1/gifs/trending?api_key=key-two-0123456789abcdefghijklmnopqrstu',
+      {
+        origin: 'https://other.example',
+      },
+    );
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
@@ -54,7 +60,7 @@ describe('/v1 access', () => {
 
     const preflight = await testApp.app.inject({
       method: 'OPTIONS',
-      url: '/v1/gifs/search?api_key=key-one&q=wave',
+      url: '/v1/gifs/search?api_key=key-one-0123456789abcdefghijklmnopqrstu&q=wave',
       headers: { origin: 'https://other.example', 'access-control-request-method': 'GET' },
     });
     expect(preflight.statusCode).toBe(204);

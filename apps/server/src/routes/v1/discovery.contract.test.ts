@@ -24,7 +24,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
   const id: Record<string, string> = {};
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key' });
+    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key-0123456789abcdefghijklm' });
     await insertCreator(testApp.database, {
       username: 'catmaker',
       displayName: 'The Cat Maker',
@@ -69,7 +69,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
     if (!address || typeof address === 'string') throw new Error('no port');
     origin = `http://127.0.0.1:${address.port}`;
     setServerUrl(`${origin}/v1/`);
-    gf = new GiphyFetch('sdk-test-key');
+    gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
   });
   afterAll(async () => {
     await testApp.close();
@@ -79,7 +79,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
     result.data.map((item) => String(item.id));
   const get = async (path: string) => {
     const response = await fetch(
-      `${origin}${path}${path.includes('?') ? '&' : '?'}api_key=sdk-test-key`,
+      `${origin}${path}${path.includes('?') ? '&' : '?'}api_key=sdk-test-key-0123456789abcdefghijklm`,
     );
     return { status: response.status, body: (await response.json()) as unknown };
   };
@@ -181,7 +181,10 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
       'sec-fetch-site': 'cross-site',
     });
     expect(crossSite.body.data).toEqual({ counted: false });
-    const keyOnly = await ping(`${item.analytics!.onsent.url}&api_key=sdk-test-key`, {});
+    const keyOnly = await ping(
+      `${item.analytics!.onsent.url}&api_key=sdk-test-key-0123456789abcdefghijklm`,
+      {},
+    );
     expect(keyOnly.body.data).toEqual({ counted: false });
     expect([await countOf('view'), await countOf('copy')]).toEqual([1, 1]);
     expect(

@@ -25,7 +25,7 @@ describe('GIPHY SDK contract', () => {
   const id: Record<string, string> = {};
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key' });
+    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key-0123456789abcdefghijklm' });
     await insertCreator(testApp.database, {
       username: 'maker',
       displayName: 'The Maker',
@@ -71,7 +71,7 @@ describe('GIPHY SDK contract', () => {
     if (!address || typeof address === 'string') throw new Error('no port');
     origin = `http://127.0.0.1:${address.port}`;
     setServerUrl(`${origin}/v1/`);
-    gf = new GiphyFetch('sdk-test-key');
+    gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
   });
   afterAll(async () => {
     await testApp.close();
@@ -203,7 +203,9 @@ describe('GIPHY SDK contract', () => {
     }
 
     async function rawItem(itemId: string) {
-      const response = await fetch(`${origin}/v1/gifs/${itemId}?api_key=sdk-test-key`);
+      const response = await fetch(
+        `${origin}/v1/gifs/${itemId}?api_key=sdk-test-key-0123456789abcdefghijklm`,
+      );
       const body = (await response.json()) as {
         data: Record<string, unknown> & {
           images: Record<string, Record<string, unknown>>;

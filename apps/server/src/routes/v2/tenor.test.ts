@@ -11,7 +11,7 @@ describe('/v2 (Tenor v2)', () => {
   let ids: string[];
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'tenor-key' });
+    testApp = await createTestApp({ STICKY_API_KEYS: 'tenor-key-0123456789abcdefghijklmnopq' });
     ids = await insertCatalogItems(testApp.database, [
       ...Array.from({ length: 7 }, (_, index) => ({
         title: `Cat number ${index}`,
@@ -51,12 +51,12 @@ describe('/v2 (Tenor v2)', () => {
       });
     }
     for (const url of [
-      '/v2/search?key=tenor-key&q=cat&limit=51',
-      '/v2/search?key=tenor-key&q=cat&contentfilter=extreme',
-      '/v2/search?key=tenor-key&q=cat&pos=abc',
-      '/v2/search?key=tenor-key&q=cat&pos=5000',
-      '/v2/search?key=tenor-key',
-      '/v2/featured?key=tenor-key&searchfilter=gifs',
+      '/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&limit=51',
+      '/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&contentfilter=extreme',
+      '/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&pos=abc',
+      '/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&pos=5000',
+      '/v2/search?key=tenor-key-0123456789abcdefghijklmnopq',
+      '/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq&searchfilter=gifs',
     ]) {
       const { status, body } = await get(url);
       expect(status, url).toBe(400);
@@ -65,11 +65,11 @@ describe('/v2 (Tenor v2)', () => {
         status: 'INVALID_ARGUMENT',
       });
     }
-    const missing = await get('/v2/nothing-here?key=tenor-key');
+    const missing = await get('/v2/nothing-here?key=tenor-key-0123456789abcdefghijklmnopq');
     expect(missing.status).toBe(404);
     expect(tenorErrorSchema.parse(missing.body).error.code).toBe(404);
     // The router rejects a broken escape before any plugin runs; the answer is still Tenor's shape.
-    const broken = await get('/v2/posts%E0%A4%A?key=tenor-key');
+    const broken = await get('/v2/posts%E0%A4%A?key=tenor-key-0123456789abcdefghijklmnopq');
     expect(broken.status).toBe(400);
     expect(tenorErrorSchema.parse(broken.body).error).toMatchObject({ code: 400 });
   });
@@ -106,7 +106,9 @@ describe('/v2 (Tenor v2)', () => {
         path: `${id.slice(0, 2)}/${id}/original_still.gif`,
       },
     ]);
-    const { body } = await get(`/v2/posts?key=tenor-key&ids=${id}&media_filter=gif,tinygif`);
+    const { body } = await get(
+      `/v2/posts?key=tenor-key-0123456789abcdefghijklmnopq&ids=${id}&media_filter=gif,tinygif`,
+    );
     const formats = tenorResultsSchema.parse(body).results[0]!.media_formats;
     expect(formats.gif?.url).toMatch(/original\.gif$/);
     expect(formats.tinygif).toMatchObject({ dims: [256, 192] });
@@ -115,14 +117,21 @@ describe('/v2 (Tenor v2)', () => {
 
   it('keeps only the aspect ratios ar_range asks for, and shuffles a page when random', async () => {
     const search = async (query: string) =>
-      tenorResultsSchema.parse((await get(`/v2/search?key=tenor-key&${query}`)).body).results;
+      tenorResultsSchema.parse(
+        (await get(`/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&${query}`)).body,
+      ).results;
     expect(await search('q=panorama')).toHaveLength(1);
     expect(await search('q=panorama&ar_range=all')).toHaveLength(1);
     expect(await search('q=panorama&ar_range=wide')).toHaveLength(1);
     expect(await search('q=panorama&ar_range=standard')).toEqual([]);
     expect((await search('q=cat&ar_range=standard&limit=7')).length).toBe(7);
-    expect((await get('/v2/search?key=tenor-key&q=cat&ar_range=square')).status).toBe(400);
-    expect((await get('/v2/search?key=tenor-key&q=cat&random=maybe')).status).toBe(400);
+    expect(
+      (await get('/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&ar_range=square'))
+        .status,
+    ).toBe(400);
+    expect(
+      (await get('/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&q=cat&random=maybe')).status,
+    ).toBe(400);
 
     const ordered = (await search('q=cat&limit=7')).map((result) => result.id);
     const orders = new Set<string>();
@@ -155,7 +164,9 @@ describe('/v2 (Tenor v2)', () => {
           file(stickerId, name, 'webm'),
         ]),
       ]);
-    const { body } = await get(`/v2/posts?key=tenor-key&ids=${gifId},${stickerId}`);
+    const { body } = await get(
+      `/v2/posts?key=tenor-key-0123456789abcdefghijklmnopq&ids=${gifId},${stickerId}`,
+    );
     const [gif, sticker] = tenorResultsSchema.parse(body).results;
     expect(gif!.media_formats.tinygif).toMatchObject({ dims: [220, 165], size: 321 });
     expect(gif!.media_formats.tinygif?.url).toMatch(/\/tiny\.gif$/);
@@ -174,7 +185,7 @@ describe('/v2 (Tenor v2)', () => {
     let pos = '';
     for (let page = 0; page < 10; page += 1) {
       const { status, body } = await get(
-        `/v2/search?key=tenor-key&client_key=app&locale=en_US&whatever=1&q=cat&limit=3${pos ? `&pos=${pos}` : ''}`,
+        `/v2/search?key=tenor-key-0123456789abcdefghijklmnopq&client_key=app&locale=en_US&whatever=1&q=cat&limit=3${pos ? `&pos=${pos}` : ''}`,
       );
       expect(status).toBe(200);
       const parsed = tenorResultsSchema.parse(body);
@@ -189,27 +200,37 @@ describe('/v2 (Tenor v2)', () => {
 
   it('maps contentfilter to ratings and searchfilter to stickers', async () => {
     const high = tenorResultsSchema.parse(
-      (await get('/v2/featured?key=tenor-key&contentfilter=high&limit=50')).body,
+      (
+        await get(
+          '/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq&contentfilter=high&limit=50',
+        )
+      ).body,
     );
     expect(high.results.map((result) => result.title)).not.toContain('Spicy cat');
     expect(high.results).toHaveLength(7);
-    const off = tenorResultsSchema.parse((await get('/v2/featured?key=tenor-key&limit=50')).body);
+    const off = tenorResultsSchema.parse(
+      (await get('/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq&limit=50')).body,
+    );
     expect(off.results[0]?.title).toBe('Spicy cat');
     expect(off.next).toBe('');
     const stickers = tenorResultsSchema.parse(
-      (await get('/v2/featured?key=tenor-key&searchfilter=sticker')).body,
+      (await get('/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq&searchfilter=sticker'))
+        .body,
     );
     expect(stickers.results.map((result) => result.title)).toEqual(['Cat sticker']);
     expect(stickers.results[0]?.flags).toEqual(['sticker']);
     expect(stickers.results[0]?.media_formats.gif_transparent?.url).toMatch(/\.gif$/);
     const statics = tenorResultsSchema.parse(
-      (await get('/v2/featured?key=tenor-key&searchfilter=static')).body,
+      (await get('/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq&searchfilter=static'))
+        .body,
     );
     expect(statics.results).toEqual([]);
   });
 
   it("gives Tenor's result object, formats from real renditions of the right type", async () => {
-    const { body } = await get(`/v2/posts?key=tenor-key&ids=${ids[0]},${ids[8]}`);
+    const { body } = await get(
+      `/v2/posts?key=tenor-key-0123456789abcdefghijklmnopq&ids=${ids[0]},${ids[8]}`,
+    );
     const [gif, sticker] = tenorResultsSchema.parse(body).results;
     expect(gif).toMatchObject({
       id: ids[0],
@@ -234,7 +255,11 @@ describe('/v2 (Tenor v2)', () => {
     expect(sticker?.id).toBe(ids[8]);
 
     const filtered = tenorResultsSchema.parse(
-      (await get(`/v2/posts?key=tenor-key&ids=${ids[0]}&media_filter=gif,tinygif`)).body,
+      (
+        await get(
+          `/v2/posts?key=tenor-key-0123456789abcdefghijklmnopq&ids=${ids[0]}&media_filter=gif,tinygif`,
+        )
+      ).body,
     );
     expect(Object.keys(filtered.results[0]!.media_formats).sort()).toEqual(['gif', 'tinygif']);
   });
@@ -242,19 +267,21 @@ describe('/v2 (Tenor v2)', () => {
   it('sends CORS to a keyed caller as /v1 does', async () => {
     const response = await testApp.app.inject({
       method: 'GET',
-      url: '/v2/featured?key=tenor-key',
+      url: '/v2/featured?key=tenor-key-0123456789abcdefghijklmnopq',
       headers: { origin: 'https://chat.example' },
     });
     expect(response.headers['access-control-allow-origin']).toBe('*');
   });
 
   it('completes terms, shows featured categories with an image, and registers a share', async () => {
-    const completed = await get('/v2/autocomplete?key=tenor-key&q=ca');
+    const completed = await get('/v2/autocomplete?key=tenor-key-0123456789abcdefghijklmnopq&q=ca');
     expect(completed.status).toBe(200);
     expect(completed.body.results).toContain('cat');
-    const suggested = await get('/v2/search_suggestions?key=tenor-key&q=ca');
+    const suggested = await get(
+      '/v2/search_suggestions?key=tenor-key-0123456789abcdefghijklmnopq&q=ca',
+    );
     expect(suggested.body.results).toContain('cat');
-    const trendingTerms = await get('/v2/trending_terms?key=tenor-key');
+    const trendingTerms = await get('/v2/trending_terms?key=tenor-key-0123456789abcdefghijklmnopq');
     expect(trendingTerms.status).toBe(200);
     expect(Array.isArray(trendingTerms.body.results)).toBe(true);
 
@@ -264,7 +291,9 @@ describe('/v2 (Tenor v2)', () => {
       featuredItemId: ids[0],
       itemIds: [ids[0]!],
     });
-    const categories = await get('/v2/categories?key=tenor-key&type=featured');
+    const categories = await get(
+      '/v2/categories?key=tenor-key-0123456789abcdefghijklmnopq&type=featured',
+    );
     expect(categories.status).toBe(200);
     expect(categories.body.tags).toEqual([
       expect.objectContaining({
@@ -274,7 +303,9 @@ describe('/v2 (Tenor v2)', () => {
         image: expect.stringMatching(/fixed_width\.gif$/),
       }),
     ]);
-    expect((await get('/v2/categories?key=tenor-key&type=nope')).status).toBe(400);
+    expect(
+      (await get('/v2/categories?key=tenor-key-0123456789abcdefghijklmnopq&type=nope')).status,
+    ).toBe(400);
 
     const { cookie } = await signInAs(testApp);
     const share = (id: string) =>
@@ -282,7 +313,9 @@ describe('/v2 (Tenor v2)', () => {
     expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: true });
     expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: false });
     expect((await share('no-such-item')).statusCode).toBe(404);
-    const keyed = await get(`/v2/registershare?key=tenor-key&id=${ids[1]}`);
+    const keyed = await get(
+      `/v2/registershare?key=tenor-key-0123456789abcdefghijklmnopq&id=${ids[1]}`,
+    );
     expect(keyed.body).toEqual({ status: 'ok', counted: false });
   });
 });
