@@ -2,7 +2,7 @@ import type { SessionUser, SignInErrorCode } from '@sticky/contracts';
 import * as client from 'openid-client';
 import type { AppConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
-import { isEmailAllowed } from './allow-list.ts';
+import { isEmailAllowed, isGoogleDomainVouched } from './allow-list.ts';
 import { localIssuerSettings } from './local-issuer.ts';
 import { upsertUser } from './sessions.ts';
 import { FLOW_TTL_MS } from './sign-in-flow.ts';
@@ -231,6 +231,12 @@ export function createSignInService({
       }
       if (!isEmailAllowed(email, config)) {
         throw new SignInError('not_allowed', `${email} is not on the allow-list`);
+      }
+      if (!isGoogleDomainVouched(email, claims.hd, config)) {
+        throw new SignInError(
+          'not_allowed',
+          `${email} is not an account of its domain's Google Workspace (no matching hd claim)`,
+        );
       }
       const name =
         readString(profile.name) ??
