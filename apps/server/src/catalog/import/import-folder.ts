@@ -20,11 +20,21 @@ export class ManifestError extends Error {
   }
 }
 
+/**
+ * A link the catalog will show and serve (source, avatar, profile, website): http(s) only, so a
+ * manifest cannot plant a `javascript:` or `data:` link (docs/security.md, "Media processing").
+ */
+const httpLink = z
+  .string()
+  .refine((value) => value.trim() === '' || /^https?:\/\/[^\s]+$/i.test(value.trim()), {
+    message: 'must be an http(s) URL',
+  });
+
 const sourceSchema = z.union([
   z.string(),
   z
     .object({
-      url: z.string().optional(),
+      url: httpLink.optional(),
       upstream: z.string().optional(),
       repo: z.string().optional(),
       commit: z.string().optional(),
@@ -38,10 +48,10 @@ const sourceSchema = z.union([
 const creatorSchema = z.object({
   username: z.string(),
   display_name: z.string().optional(),
-  avatar_url: z.string().optional(),
+  avatar_url: httpLink.optional(),
   description: z.string().optional(),
-  profile_url: z.string().optional(),
-  website_url: z.string().optional(),
+  profile_url: httpLink.optional(),
+  website_url: httpLink.optional(),
   is_verified: z.boolean().optional(),
 });
 
