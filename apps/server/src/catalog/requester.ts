@@ -9,6 +9,11 @@ export interface Requester {
   userId?: string | null;
   apiKey?: string | null;
   address: string;
+  /**
+   * False for a signed-in browser sent here by another site (a link, an image): it may read
+   * what exists, never make the server draw new phrases in that person's name.
+   */
+  mayRender?: boolean;
 }
 
 /** The requester of an HTTP request (Fastify's, structurally: the domain knows no framework). */
@@ -16,8 +21,17 @@ export function requesterOf(request: {
   user: { id: string } | null;
   apiKey?: string | null;
   ip: string;
+  headers: Record<string, string | string[] | undefined>;
 }): Requester {
-  return { userId: request.user?.id ?? null, apiKey: request.apiKey ?? null, address: request.ip };
+  // A session rides along on a cross-site navigation; an app's key is given on purpose.
+  const isCrossSiteSession =
+    Boolean(request.user) && !request.apiKey && request.headers['sec-fetch-site'] === 'cross-site';
+  return {
+    userId: request.user?.id ?? null,
+    apiKey: request.apiKey ?? null,
+    address: request.ip,
+    mayRender: !isCrossSiteSession,
+  };
 }
 
 function identityOf(requester: Requester): string {

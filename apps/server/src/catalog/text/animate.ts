@@ -144,6 +144,12 @@ export async function animateText(
   const ids = new Map(textStyleIds.map((style) => [style, animatedTextItemId(phrase, style)]));
   const found = await loadItemsByIds(deps, [...ids.values()]);
   if (found.length === ids.size) return found;
+  if (requester.mayRender === false) {
+    throw new AppError(
+      'forbidden',
+      'New animated text is drawn only for requests made from this site or with an app key.',
+    );
+  }
   const { inFlight, limit } = deps.services.textRenderer;
   let job = inFlight.get(phrase);
   if (!job) {

@@ -20,8 +20,9 @@ export async function searchTextItemIds(
 ): Promise<Page<string>> {
   const catalog = await searchItemIds(deps, { ...options, types: ['text'] });
   const parsed = animateParamsSchema.shape.m.safeParse(options.q);
-  // A query we cannot draw (too long for a sticker) gets the catalog's answer alone.
-  if (!parsed.success) return catalog;
+  // A query we cannot draw (too long for a sticker), or may not draw for this request (another
+  // site's link, docs/security.md), gets the catalog's answer alone.
+  if (!parsed.success || requester.mayRender === false) return catalog;
   const renderings = textStyleIds.length;
   const totalCount = catalog.totalCount + renderings;
   const start = Math.max(0, options.offset - catalog.totalCount);

@@ -59,6 +59,26 @@ describe('/v1/text/animate and the Text tab search', () => {
     expect(response.json().meta).toMatchObject({ status: 401 });
   });
 
+  it('draws nothing for a signed-in browser another site sent here, and says why', async () => {
+    const before = await itemCount();
+    const crossSite = { cookie, 'sec-fetch-site': 'cross-site' };
+    const animated = await get(
+      `/v1/text/animate?m=${encodeURIComponent('Made elsewhere')}`,
+      crossSite,
+    );
+    expect(animated.statusCode).toBe(403);
+    expect(animated.json().meta.msg).toBe(
+      'New animated text is drawn only for requests made from this site or with an app key.',
+    );
+    // The Text tab's search answers what the catalog has, without the query drawn.
+    const searched = listSchema.parse(
+      (await get('/v1/text/search?q=thanks%20again', crossSite)).json(),
+    );
+    expect(searched.data.every((item) => item.is_dynamic === 0)).toBe(true);
+    expect(searched.pagination.total_count).toBe(searched.data.length);
+    expect(await itemCount()).toBe(before);
+  });
+
   it('refuses an empty phrase with 400 and a phrase over 50 characters with 414', async () => {
     const before = await itemCount();
     for (const url of ['/v1/text/animate', '/v1/text/animate?m=', '/v1/text/animate?m=%20%20']) {
