@@ -51,12 +51,16 @@ export const clientConfigSchema = z.discriminatedUnion('source', [
     source: z.literal('local'),
     apiKey: z.string(),
     analyticsScriptUrl: z.string().nullable(),
+    /** Subresource Integrity of that script (ANALYTICS_SCRIPT_INTEGRITY); absent: none. */
+    analyticsScriptIntegrity: z.string().nullable().optional(),
   }),
   z.object({
     source: z.literal('giphy'),
     apiKey: z.string(),
     apiUrl: z.string(),
     analyticsScriptUrl: z.string().nullable(),
+    /** Subresource Integrity of that script (ANALYTICS_SCRIPT_INTEGRITY); absent: none. */
+    analyticsScriptIntegrity: z.string().nullable().optional(),
   }),
 ]);
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

@@ -58,15 +58,22 @@ export const meResponseFirstScreenSchema: FirstScreenSchema<MeResponse> = {
 export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
   safeParse(value) {
     if (!isRecord(value)) return fail('expected an object');
-    const { source, apiKey, apiUrl, analyticsScriptUrl } = value;
+    const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity } = value;
     if (typeof apiKey !== 'string') return fail('apiKey: expected a string');
     if (!isNullableString(analyticsScriptUrl)) return fail('analyticsScriptUrl: invalid');
+    if (analyticsScriptIntegrity !== undefined && !isNullableString(analyticsScriptIntegrity)) {
+      return fail('analyticsScriptIntegrity: invalid');
+    }
+    const integrity = analyticsScriptIntegrity === undefined ? {} : { analyticsScriptIntegrity };
     if (source === 'local') {
-      return { success: true, data: { source, apiKey, analyticsScriptUrl } };
+      return { success: true, data: { source, apiKey, analyticsScriptUrl, ...integrity } };
     }
     if (source === 'giphy') {
       if (typeof apiUrl !== 'string') return fail('apiUrl: expected a string');
-      return { success: true, data: { source, apiKey, apiUrl, analyticsScriptUrl } };
+      return {
+        success: true,
+        data: { source, apiKey, apiUrl, analyticsScriptUrl, ...integrity },
+      };
     }
     return fail('source: expected local or giphy');
   },

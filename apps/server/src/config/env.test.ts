@@ -113,6 +113,21 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('takes an analytics integrity hash only in SRI form, and only with its script', () => {
+    const hash = 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
+    const url = 'https://stats.example.com/a.js';
+    expect(
+      loadConfig({ ANALYTICS_SCRIPT_URL: url, ANALYTICS_SCRIPT_INTEGRITY: hash })
+        .analyticsScriptIntegrity,
+    ).toBe(hash);
+    expect(
+      problemsOf({ ANALYTICS_SCRIPT_URL: url, ANALYTICS_SCRIPT_INTEGRITY: 'md5-abc' })[0],
+    ).toMatch(/ANALYTICS_SCRIPT_INTEGRITY must be a Subresource Integrity hash/);
+    expect(problemsOf({ ANALYTICS_SCRIPT_INTEGRITY: hash })).toEqual([
+      'ANALYTICS_SCRIPT_INTEGRITY needs ANALYTICS_SCRIPT_URL: the script it vouches for',
+    ]);
+  });
+
   it('parses allow-lists and GIPHY mode', () => {
     const config = loadConfig({
       ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',

@@ -199,6 +199,26 @@ const envSchema = z
     GIPHY_API_KEY: optionalText,
     GIPHY_API_URL: httpUrl('GIPHY_API_URL'),
     ANALYTICS_SCRIPT_URL: httpUrl('ANALYTICS_SCRIPT_URL'),
+    ANALYTICS_SCRIPT_INTEGRITY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const text = value?.trim() ?? '';
+        if (text === '') return undefined;
+        // Subresource Integrity: one or more sha256/384/512 hashes, base64, space-separated.
+        if (
+          !/^(sha(256|384|512)-[A-Za-z0-9+/]+={0,2})( sha(256|384|512)-[A-Za-z0-9+/]+={0,2})*$/.test(
+            text,
+          )
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `ANALYTICS_SCRIPT_INTEGRITY must be a Subresource Integrity hash like sha384-<base64>, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return text;
+      }),
     STICKY_API_KEYS: csv.superRefine((keys, ctx) => {
       // A key is all another app needs: short ones can be guessed (docs/security.md).
       keys.forEach((key, index) => {
@@ -361,6 +381,12 @@ const envSchema = z
         message: `PUBLIC_URL must be an https URL in production (put Sticky behind a TLS proxy), got ${JSON.stringify(env.PUBLIC_URL)}`,
       });
     }
+    if (env.ANALYTICS_SCRIPT_INTEGRITY && !env.ANALYTICS_SCRIPT_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'ANALYTICS_SCRIPT_INTEGRITY needs ANALYTICS_SCRIPT_URL: the script it vouches for',
+      });
+    }
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -398,6 +424,8 @@ export interface AppConfig {
   allowedEmailDomains: string[];
   giphy: { apiKey: string; apiUrl: string } | undefined;
   analyticsScriptUrl: string | undefined;
+  /** The script's Subresource Integrity: the browser runs it only if it matches. */
+  analyticsScriptIntegrity: string | undefined;
   apiKeys: string[];
   logLevel: string;
   seedStarterCatalog: boolean;
@@ -495,6 +523,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? { apiKey: e.GIPHY_API_KEY, apiUrl: e.GIPHY_API_URL ?? 'https://api.giphy.com/v1' }
       : undefined,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
+    analyticsScriptIntegrity: e.ANALYTICS_SCRIPT_INTEGRITY,
     apiKeys: e.STICKY_API_KEYS,
     logLevel: e.LOG_LEVEL,
     seedStarterCatalog: e.SEED_STARTER_CATALOG,

@@ -15,7 +15,12 @@ describe('GET /api/config', () => {
     const response = await testApp.app.inject('/api/config');
     expect(response.statusCode).toBe(200);
     const body = clientConfigSchema.parse(response.json());
-    expect(body).toEqual({ source: 'local', apiKey: expect.any(String), analyticsScriptUrl: null });
+    expect(body).toEqual({
+      source: 'local',
+      apiKey: expect.any(String),
+      analyticsScriptUrl: null,
+      analyticsScriptIntegrity: null,
+    });
     expect(body.apiKey).not.toBe('');
   });
 
@@ -24,6 +29,7 @@ describe('GET /api/config', () => {
       GIPHY_API_KEY: 'test-key',
       GIPHY_API_URL: 'http://127.0.0.1:9/v1',
       ANALYTICS_SCRIPT_URL: 'https://stats.example.com/script.js',
+      ANALYTICS_SCRIPT_INTEGRITY: 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
     });
     const response = await testApp.app.inject('/api/config');
     expect(clientConfigSchema.parse(response.json())).toEqual({
@@ -31,6 +37,7 @@ describe('GET /api/config', () => {
       apiKey: 'test-key',
       apiUrl: 'http://127.0.0.1:9/v1',
       analyticsScriptUrl: 'https://stats.example.com/script.js',
+      analyticsScriptIntegrity: 'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=',
     });
   });
 

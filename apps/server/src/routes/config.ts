@@ -12,6 +12,7 @@ export const localApiKey = 'sticky-web';
 
 export function buildClientConfig(config: AppConfig): ClientConfig {
   const analyticsScriptUrl = config.analyticsScriptUrl ?? null;
+  const analyticsScriptIntegrity = config.analyticsScriptIntegrity ?? null;
   if (config.giphy) {
     // GIPHY's key is public by design: GIPHY requires the browser to call it directly.
     return {
@@ -19,9 +20,10 @@ export function buildClientConfig(config: AppConfig): ClientConfig {
       apiKey: config.giphy.apiKey,
       apiUrl: config.giphy.apiUrl,
       analyticsScriptUrl,
+      analyticsScriptIntegrity,
     };
   }
-  return { source: 'local', apiKey: localApiKey, analyticsScriptUrl };
+  return { source: 'local', apiKey: localApiKey, analyticsScriptUrl, analyticsScriptIntegrity };
 }
 
 /** What the SPA needs at run time: where content comes from and which scripts to load. */

@@ -21,6 +21,17 @@ describe('loadAnalyticsScript', () => {
     expect(document.head.lastElementChild).toBe(script);
   });
 
+  it('carries the integrity hash, fetched without credentials, when the operator gives one', () => {
+    const hash = 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
+    loadAnalyticsScript('https://stats.example.com/a.js', hash);
+    const script = scripts()[0] as HTMLScriptElement;
+    expect(script).toHaveAttribute('integrity', hash);
+    expect(script).toHaveAttribute('crossorigin', 'anonymous');
+    script.remove();
+    loadAnalyticsScript('https://stats.example.com/a.js', null);
+    expect(scripts()[0]).not.toHaveAttribute('integrity');
+  });
+
   it.each(['javascript:alert(1)', 'data:text/javascript,1', 'blob:https://x/1'])(
     'refuses %s',
     (url) => {

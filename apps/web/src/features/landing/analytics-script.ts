@@ -2,9 +2,10 @@ const marker = 'data-sticky-analytics';
 
 /**
  * Adds the operator's web-analytics script (ANALYTICS_SCRIPT_URL) once. The
- * Content-Security-Policy allows exactly that script's origin; nothing is inlined.
+ * Content-Security-Policy allows exactly that script's origin; nothing is inlined. With an
+ * integrity hash (ANALYTICS_SCRIPT_INTEGRITY) the browser runs it only if it is that very file.
  */
-export function loadAnalyticsScript(url: string): void {
+export function loadAnalyticsScript(url: string, integrity?: string | null): void {
   if (document.querySelector(`script[${marker}]`)) return;
   let source: URL;
   try {
@@ -17,6 +18,11 @@ export function loadAnalyticsScript(url: string): void {
   const script = document.createElement('script');
   script.src = source.href;
   script.defer = true;
+  if (integrity) {
+    script.setAttribute('integrity', integrity);
+    // Integrity checks need a CORS fetch; no credentials go with it.
+    script.setAttribute('crossorigin', 'anonymous');
+  }
   script.setAttribute(marker, '');
   document.head.append(script);
 }

@@ -9,6 +9,7 @@ export function useLandingAnalytics() {
   const hasCounted = useRef(false);
   const { data: config } = useQuery(clientConfigQueryOptions);
   const scriptUrl = config?.analyticsScriptUrl ?? null;
+  const integrity = config?.analyticsScriptIntegrity ?? null;
 
   useEffect(() => {
     // Once per visit of the page, even when React runs effects twice in development.
@@ -20,6 +21,6 @@ export function useLandingAnalytics() {
   }, []);
 
   useEffect(() => {
-    if (scriptUrl) loadAnalyticsScript(scriptUrl);
-  }, [scriptUrl]);
+    if (scriptUrl) loadAnalyticsScript(scriptUrl, integrity);
+  }, [scriptUrl, integrity]);
 }
