@@ -263,6 +263,7 @@ const envSchema = z
     IMPORT_MAX_DURATION_MS: positiveInt('IMPORT_MAX_DURATION_MS', 120_000),
     IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
     SESSION_MAX_AGE_DAYS: positiveInt('SESSION_MAX_AGE_DAYS', 90, 3650),
+    API_RATE_LIMIT_PER_MINUTE: positiveInt('API_RATE_LIMIT_PER_MINUTE', 1200),
     // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
     TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
@@ -419,6 +420,8 @@ export interface AppConfig {
   sessionSecret: string | undefined;
   /** A session ends this long after sign-in, however often it is used. */
   sessionMaxAgeMs: number;
+  /** Requests to /v1 and /v2 per minute per signed-in person, app key, or address. */
+  apiRateLimitPerMinute: number;
   signIn: SignInProvider;
   allowedEmails: string[];
   allowedEmailDomains: string[];
@@ -514,6 +517,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     signIn,
     allowedEmails: e.ALLOWED_EMAILS.map((email) => email.toLowerCase()),
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS.map((domain) =>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.ts';
 
 /** One minute: each route's budget (`config.rateLimit.max`) is per caller and minute. */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
@@ -25,10 +26,55 @@ export function rateLimitKey(request: FastifyRequest): string {
  */
 export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
   async (app: FastifyInstance, options) => {
-    await app.register(rateLimit, {
-      global: false,
-      timeWindow: options.timeWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
+    const timeWindow = options.timeWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+    await app.register(rateLimit, { global: false, timeWindow, keyGenerator: rateLimitKey });
+    // The APIs other apps call: a budget per caller on every route, and few wrong keys per
+    // address, so keys cannot be guessed at leisure (docs/security.md, "Rate limits and quotas").
+    // Counters that only count when asked: a route's own tighter limit still runs after them.
+    const perCaller = app.createRateLimit({
+      max: app.deps.config.apiRateLimitPerMinute,
+      timeWindow,
       keyGenerator: rateLimitKey,
+    });
+    const failedKeys = app.createRateLimit({
+      max: FAILED_KEYS_PER_WINDOW,
+      timeWindow,
+      keyGenerator: (request) => `failed-key:${request.ip}`,
+    });
+    app.decorate('apiLimits', {
+      async charge(request: FastifyRequest) {
+        const result = await perCaller(request);
+        if (result.isExceeded) {
+          throw new AppError(
+            'rate_limited',
+            `Too many requests: at most ${app.deps.config.apiRateLimitPerMinute} a minute. Try again in a minute.`,
+          );
+        }
+      },
+      async chargeFailedKey(request: FastifyRequest) {
+        const result = await failedKeys(request);
+        if (result.isExceeded) {
+          throw new AppError(
+            'rate_limited',
+            'Too many requests without a valid key from this address. Try again in a minute.',
+          );
+        }
+      },
     });
   },
 );
+
+/** Wrong or missing keys one address may send per window before it is refused outright. */
+export const FAILED_KEYS_PER_WINDOW = 30;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Budgets of /v1 and /v2 (plugins/rate-limit.ts). */
+    apiLimits: {
+      /** One request of this caller (person, key or address); 429 past the budget. */
+      charge(request: FastifyRequest): Promise<void>;
+      /** One request without a valid key from this address; 429 past the budget. */
+      chargeFailedKey(request: FastifyRequest): Promise<void>;
+    };
+  }
+}

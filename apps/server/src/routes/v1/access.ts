@@ -48,15 +48,18 @@ export async function registerV1Access(app: FastifyInstance): Promise<void> {
     },
   });
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || request.user) return;
-    const key = readApiKey(request);
-    if (isKnownApiKey(config, key)) {
+    if (request.method === 'OPTIONS') return;
+    if (!request.user) {
+      const key = readApiKey(request);
+      if (!isKnownApiKey(config, key)) {
+        await app.apiLimits.chargeFailedKey(request);
+        throw new AppError(
+          'unauthorized',
+          key ? 'Invalid api_key.' : 'Sign in, or pass an api_key this server knows.',
+        );
+      }
       request.apiKey = key;
-      return;
     }
-    throw new AppError(
-      'unauthorized',
-      key ? 'Invalid api_key.' : 'Sign in, or pass an api_key this server knows.',
-    );
+    await app.apiLimits.charge(request);
   });
 }
