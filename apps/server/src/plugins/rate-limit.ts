@@ -44,7 +44,7 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
     app.decorate('apiLimits', {
       async charge(request: FastifyRequest) {
         const result = await perCaller(request);
-        if (result.isExceeded) {
+        if (!result.isAllowed && result.isExceeded) {
           throw new AppError(
             'rate_limited',
             `Too many requests: at most ${app.deps.config.apiRateLimitPerMinute} a minute. Try again in a minute.`,
@@ -53,7 +53,7 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
       },
       async chargeFailedKey(request: FastifyRequest) {
         const result = await failedKeys(request);
-        if (result.isExceeded) {
+        if (!result.isAllowed && result.isExceeded) {
           throw new AppError(
             'rate_limited',
             'Too many requests without a valid key from this address. Try again in a minute.',
