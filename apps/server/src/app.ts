@@ -8,6 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
+import { hostCheckPlugin } from './plugins/host-check.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { routeInventoryPlugin } from './plugins/route-inventory.ts';
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   answerErrorsAsApi(app, { isNotFoundToo: false });
 
   await app.register(routeInventoryPlugin);
+  await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);
   await app.register(securityHeadersPlugin);
   // Text answers (the SPA's scripts above all) go out compressed to clients that accept it.

@@ -10,6 +10,8 @@ export const apiErrorCodeSchema = z.enum([
   'forbidden',
   'not_found',
   'conflict',
+  /** The request named a host this server does not answer for (docs/security.md, "Hosts"). */
+  'misdirected',
   'payload_too_large',
   'range_not_satisfiable',
   'uri_too_long',
@@ -28,6 +30,7 @@ export const apiErrorStatusByCode = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  misdirected: 421,
   payload_too_large: 413,
   range_not_satisfiable: 416,
   uri_too_long: 414,

@@ -146,6 +146,15 @@ const envSchema = z
         return entries;
       }),
     PUBLIC_URL: httpUrl('PUBLIC_URL'),
+    ALLOWED_HOSTS: csv.superRefine((hosts, ctx) => {
+      const bad = hosts.find((host) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(host));
+      if (bad !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `ALLOWED_HOSTS must be host names separated by commas, without scheme or port (e.g. gifs.example.com,gifs.internal), got ${JSON.stringify(bad)}`,
+        });
+      }
+    }),
     DATA_DIR: optionalText,
     DATABASE_URL: z
       .string()
@@ -413,6 +422,11 @@ export interface AppConfig {
   /** Which proxies' X-Forwarded-For to believe: none, a hop count, or their addresses. */
   trustProxy: false | number | string[];
   publicUrl: string;
+  /**
+   * The host names requests may name: PUBLIC_URL's and ALLOWED_HOSTS (lower case, no port).
+   * Others are sent to PUBLIC_URL or refused (docs/security.md, "Hosts").
+   */
+  allowedHosts: string[];
   isHttps: boolean;
   dataDir: string;
   mediaDir: string;
@@ -511,6 +525,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     trustProxy: e.TRUST_PROXY,
     publicUrl,
+    allowedHosts: [
+      ...new Set([new URL(publicUrl).hostname, ...e.ALLOWED_HOSTS].map((h) => h.toLowerCase())),
+    ],
     isHttps: publicUrl.startsWith('https:'),
     dataDir,
     mediaDir: path.join(dataDir, 'media'),

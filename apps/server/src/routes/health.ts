@@ -11,6 +11,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/healthz',
     {
+      // Load balancers probe by address, not by PUBLIC_URL's name.
+      config: { isAnyHost: true },
       schema: {
         summary: 'The process answers',
         tags: ['health'],
@@ -23,6 +25,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/readyz',
     {
+      config: { isAnyHost: true },
       schema: {
         summary: 'The database answers',
         description:

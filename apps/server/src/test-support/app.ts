@@ -45,6 +45,9 @@ export async function createTestApp(
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     SEED_STARTER_CATALOG: 'false',
     LOG_LEVEL: 'silent',
+    // inject() names `localhost`, and listening tests reach 127.0.0.1, whatever PUBLIC_URL is;
+    // the host check's own tests set ALLOWED_HOSTS.
+    ALLOWED_HOSTS: 'localhost,127.0.0.1',
     ...(hasProviderOrAllowList ? {} : { LOCAL_SIGN_IN: '1' }),
     ...env,
   });

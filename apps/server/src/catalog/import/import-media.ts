@@ -27,6 +27,7 @@ import { getMediaProcessor } from './media-processor.ts';
 import type { MediaProcessor } from './media-processor.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
 import type { RenderPhase } from './rendition-plan.ts';
+import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
 import type { Transaction } from './transaction.ts';
 
@@ -51,6 +52,13 @@ export interface ItemMetadata {
     websiteUrl?: string;
     isVerified?: boolean;
   };
+  /**
+   * An upload of no given type: a sticker when the file has a transparent pixel, else a GIF
+   * (`type` is then ignored).
+   */
+  isTypeFromTransparency?: boolean;
+  /** The person who uploaded it (docs/uploads.md); none for imported and starter items. */
+  ownerId?: string;
   /** Animated-text renderings made on demand: isDynamic true, isIndexable false. */
   isDynamic?: boolean;
   isIndexable?: boolean;
@@ -212,7 +220,10 @@ export async function importMedia(
     };
   }
 
-  const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+  // What others fetch carries no EXIF, GPS, XMP or comments (docs/uploads.md, "Cleaned
+  // originals"); the hash is of the cleaned file, so a copy that differs only there is the same.
+  const bytes = stripMetadata(input.bytes);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   const existing = await findItemBySha(database, sha256);
   if (existing) return { status: 'duplicate', itemId: existing.id };
   if (options.itemId) {
@@ -230,17 +241,22 @@ export async function importMedia(
   let created: string[] = [];
   try {
     const result = await processor.process({
-      bytes: input.bytes,
+      bytes,
       limits,
       outputDir: stagingDir,
       // Stickers and animated text are shown over the page: their alpha is kept everywhere.
-      isTransparent: metadata.type !== 'gif',
+      isTransparent: metadata.isTypeFromTransparency ? 'auto' : metadata.type !== 'gif',
       ffmpegPath: resolveFfmpegPath(),
       phase,
       priority: 'high',
     });
     if (!result.ok) return { status: 'rejected', reason: result.reason };
     const { info } = result;
+    const type = metadata.isTypeFromTransparency
+      ? result.isTransparent
+        ? 'sticker'
+        : 'gif'
+      : metadata.type;
 
     const itemId = options.itemId ?? generateItemId();
     const title = metadata.title.trim();
@@ -258,11 +274,11 @@ export async function importMedia(
       const creatorId = metadata.creator ? await upsertCreator(tx, metadata.creator) : null;
       await tx.insert(items).values({
         id: itemId,
-        type: metadata.type,
+        type,
         slug,
         title,
         tags: normaliseTags(metadata.tags),
-        altText: metadata.altText?.trim() || buildDefaultAltText(title, metadata.type, isAnimated),
+        altText: metadata.altText?.trim() || buildDefaultAltText(title, type, isAnimated),
         rating,
         ratingRank: ratingRanks[rating],
         sourceUrl: metadata.sourceUrl ?? '',
@@ -271,8 +287,9 @@ export async function importMedia(
         height: info.height,
         frames: info.frames,
         durationMs: info.durationMs,
-        bytes: input.bytes.length,
+        bytes: bytes.length,
         sha256,
+        ownerId: metadata.ownerId ?? null,
         originalFormat: info.format,
         isDynamic: metadata.isDynamic ?? false,
         isIndexable: metadata.isIndexable ?? true,

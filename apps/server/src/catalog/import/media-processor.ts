@@ -33,8 +33,11 @@ export interface ProcessRequest {
   bytes: Uint8Array;
   limits: ImportLimits;
   outputDir: string;
-  /** Stickers and animated text: transparency kept, WebM instead of MP4. */
-  isTransparent: boolean;
+  /**
+   * Stickers and animated text: transparency kept, WebM instead of MP4. `auto`: when the file
+   * has a transparent pixel (an upload of no given type; the result says what was chosen).
+   */
+  isTransparent: boolean | 'auto';
   ffmpegPath: string | undefined;
   /** Which renditions (rendition-plan.ts); default every one. */
   phase?: RenderPhase;
@@ -46,7 +49,8 @@ export interface ProcessRequest {
 }
 
 export type ProcessResult =
-  { ok: true; info: MediaInfo; files: RenderedFile[] } | { ok: false; reason: string };
+  | { ok: true; info: MediaInfo; files: RenderedFile[]; isTransparent: boolean }
+  | { ok: false; reason: string };
 
 interface Job {
   id: number;
@@ -361,7 +365,12 @@ export class MediaProcessor {
         return;
       }
       case 'rendered':
-        this.finish(slot, { ok: true, info: message.info, files: message.files });
+        this.finish(slot, {
+          ok: true,
+          info: message.info,
+          files: message.files,
+          isTransparent: message.isTransparent,
+        });
         return;
       case 'rejected':
         this.finish(slot, { ok: false, reason: message.reason });

@@ -16,7 +16,8 @@ export interface WorkerTask {
   bytes: Uint8Array;
   limits: ImportLimits;
   outputDir: string;
-  isTransparent: boolean;
+  /** `auto`: as the file is (a transparent pixel in its first frame), for uploads of no type. */
+  isTransparent: boolean | 'auto';
   ffmpegPath: string | undefined;
   phase: RenderPhase;
   /** Hard memory ceiling of each encoder process. */
@@ -26,7 +27,14 @@ export interface WorkerTask {
 export type WorkerMessage =
   | { id: 0; kind: 'ready' }
   | { id: number; kind: 'inspected'; info: MediaInfo }
-  | { id: number; kind: 'rendered'; info: MediaInfo; files: RenderedFile[] }
+  | {
+      id: number;
+      kind: 'rendered';
+      info: MediaInfo;
+      files: RenderedFile[];
+      /** What the renditions were made as (the task's choice, or what `auto` found). */
+      isTransparent: boolean;
+    }
   | { id: number; kind: 'rejected'; reason: string }
   | { id: number; kind: 'failed'; message: string };
 
@@ -52,6 +60,12 @@ function reply(message: WorkerMessage): void {
   process.send?.(message);
 }
 
+/** Whether every pixel of the first frame is opaque (an alpha channel alone says nothing). */
+async function hasOpaqueFirstFrame(bytes: Buffer): Promise<boolean> {
+  const stats = await sharp(bytes, { pages: 1, limitInputPixels: false }).stats();
+  return stats.isOpaque;
+}
+
 async function handle(task: WorkerTask): Promise<void> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   const inspection = await inspectMedia(bytes, task.limits);
@@ -61,10 +75,14 @@ async function handle(task: WorkerTask): Promise<void> {
   }
   reply({ id: task.id, kind: 'inspected', info: inspection.info });
   try {
+    const isTransparent =
+      task.isTransparent === 'auto'
+        ? inspection.info.hasAlpha && !(await hasOpaqueFirstFrame(bytes))
+        : task.isTransparent;
     const renderer = new MediaRenderer(bytes, {
       info: inspection.info,
       outputDir: task.outputDir,
-      isTransparent: task.isTransparent,
+      isTransparent,
       ffmpegPath: task.ffmpegPath,
       phase: task.phase,
       threads,
@@ -72,7 +90,7 @@ async function handle(task: WorkerTask): Promise<void> {
       encoderPids: encoders,
     });
     const files = await renderer.render();
-    reply({ id: task.id, kind: 'rendered', info: inspection.info, files });
+    reply({ id: task.id, kind: 'rendered', info: inspection.info, files, isTransparent });
   } catch (error) {
     const isOurs =
       (error as NodeJS.ErrnoException).code !== undefined ||
