@@ -14,6 +14,7 @@ import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
 import type { CatalogState } from './services/app-services.ts';
 import { openDatabase } from './services/open-database.ts';
+import { startUploadWorker } from './uploads/uploads-service.ts';
 
 export interface RunningServer {
   app: App;
@@ -55,6 +56,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   try {
     await jobs.start();
     await startRenditionWorker({ config, database, jobs, log });
+    await startUploadWorker({ config, database, jobs, log });
     built = await buildApp(
       { config, database, catalog, sessionSecret: resolveSessionSecret(config), jobs },
       { logger: log },

@@ -380,8 +380,6 @@ export const uploads = pgTable(
     fileName: text('file_name').notNull(),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    /** The staged file, relative to DATA_DIR; null once processed. */
-    stagingPath: text('staging_path'),
     /** Title, tags, type, category, rating and source as sent. */
     metadata: jsonb('metadata').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -396,6 +394,22 @@ export const uploads = pgTable(
       .where(sql`state = 'processing'`),
   ],
 );
+
+/** Bytes as PostgreSQL's bytea, read and written as Buffers. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * An accepted upload's file while it waits for its job (docs/uploads.md, "Staging"): in the
+ * database, so it commits with its row and its job, every server on the database can process
+ * it, and nothing is left behind when a request is cut off or a process killed. Deleted with
+ * the job's outcome.
+ */
+export const uploadFiles = pgTable('upload_files', {
+  uploadId: text('upload_id')
+    .primaryKey()
+    .references(() => uploads.id, { onDelete: 'cascade' }),
+  bytes: bytea('bytes').notNull(),
+});
 
 /** Personal API tokens (docs/security.md, "API tokens"): only a sha256 of each is kept. */
 export const apiTokens = pgTable(

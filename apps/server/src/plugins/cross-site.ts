@@ -2,6 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes multipart/form-data (file uploads) instead of JSON. */
+    isMultipart?: boolean;
+  }
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function hasBody(request: FastifyRequest): boolean {
@@ -30,13 +37,18 @@ export const crossSitePlugin = fp(async (app: FastifyInstance) => {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
     }
     // The API takes JSON only. Plain-text and form bodies are what a page on another site can
-    // send without asking (a "simple" request), so they are refused before being read.
+    // send without asking (a "simple" request), so they are refused before being read. Upload
+    // routes take multipart forms: the origin checks above are what guards them (and the
+    // SameSite session cookie, which a cross-site form post does not carry).
     if (hasBody(request)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
+      const expected = request.routeOptions.config.isMultipart
+        ? 'multipart/form-data'
+        : 'application/json';
+      if (type !== expected) {
         throw new AppError(
           'unsupported_media_type',
-          `Send the request body as JSON (Content-Type: application/json), not ${type || 'without a Content-Type'}.`,
+          `Send the request body as ${expected === 'application/json' ? 'JSON' : 'a multipart form'} (Content-Type: ${expected}), not ${type || 'without a Content-Type'}.`,
         );
       }
     }

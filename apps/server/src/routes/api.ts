@@ -9,6 +9,7 @@ import { authRoutes } from './auth.ts';
 import { configRoutes } from './config.ts';
 import { eventsRoutes } from './events.ts';
 import { favoritesRoutes } from './favorites.ts';
+import { uploadsRoutes } from './uploads.ts';
 
 /**
  * `/api`: what the web app uses (docs/api.md, "/api"). An encapsulated plugin: the session,
@@ -29,4 +30,5 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(configRoutes, { prefix: '/config' });
   await app.register(analyticsRoutes, { prefix: '/analytics' });
   await app.register(eventsRoutes, { prefix: '/events' });
+  await app.register(uploadsRoutes);
 };

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
 import type { App, BuildAppOptions } from '../app.ts';
+import { startRenditionWorker } from '../catalog/import/later-renditions.ts';
 import { loadConfig } from '../config/env.ts';
+import { createJobQueue } from '../jobs/job-queue.ts';
+import { startUploadWorker } from '../uploads/uploads-service.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { RouteEntry } from '../plugins/route-inventory.ts';
 import { createTestDatabase } from './database.ts';
@@ -20,7 +23,13 @@ export interface TestApp {
 export type TestAppOptions = Pick<
   BuildAppOptions,
   'webDistDir' | 'serverFactory' | 'rateLimitWindowMs' | 'logger'
->;
+> & {
+  /**
+   * Run the job queue as `npm start` does (uploads and later renditions processed in this
+   * process): for tests of what happens after a request was accepted.
+   */
+  hasJobs?: boolean;
+};
 
 /**
  * The real app on a fresh database, for `app.inject()` or a real listener. `env` is read
@@ -53,13 +62,24 @@ export async function createTestApp(
   });
   fs.mkdirSync(config.mediaDir, { recursive: true });
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database, sessionSecret: config.sessionSecret! }, options);
+  const { hasJobs, ...appOptions } = options;
+  const jobs = hasJobs ? createJobQueue({ database }) : undefined;
+  if (jobs) {
+    await jobs.start();
+    await startRenditionWorker({ config, database, jobs });
+    await startUploadWorker({ config, database, jobs });
+  }
+  const app = await buildApp(
+    { config, database, sessionSecret: config.sessionSecret!, jobs },
+    appOptions,
+  );
   return {
     app,
     config,
     database,
     dataDir,
     close: async () => {
+      await jobs?.stop({ timeoutMs: 5_000 });
       await app.close();
       await database.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });

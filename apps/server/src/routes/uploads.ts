@@ -1,0 +1,168 @@
+import multipart from '@fastify/multipart';
+import {
+  createUploadsResponseSchema,
+  listUploadsQuerySchema,
+  listUploadsResponseSchema,
+  uploadLimitsResponseSchema,
+} from '@sticky/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error.ts';
+import { apiErrorResponses } from '../plugins/error-handler.ts';
+import { requireSignedIn, signedInUser } from '../plugins/session.ts';
+import { receiveMultipart } from '../uploads/receive-files.ts';
+import {
+  acceptUploads,
+  getUploadLimits,
+  listUploads,
+  uploadTempDir,
+} from '../uploads/uploads-service.ts';
+
+/** Room for a request's form fields and part headers beside its files. */
+const FORM_OVERHEAD_BYTES = 256 * 1024;
+
+function requireUploader(request: FastifyRequest) {
+  const user = signedInUser(request);
+  if (!user.canUpload) {
+    throw new AppError(
+      'forbidden',
+      request.server.deps.config.uploads.mode === 'off'
+        ? 'Uploads are turned off on this server.'
+        : 'Only admins may upload on this server.',
+    );
+  }
+  return user;
+}
+
+function requireAdmin(request: FastifyRequest) {
+  const user = signedInUser(request);
+  if (!user.isAdmin) throw new AppError('forbidden', 'Only admins may see everyone’s uploads.');
+  return user;
+}
+
+/** `/api/uploads` and `/api/admin/uploads` (docs/uploads.md). */
+export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app.deps;
+  const limits = config.uploads;
+  await app.register(multipart, {
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: limits.maxFilesPerRequest,
+      fields: 20,
+      fieldSize: 4096,
+      parts: limits.maxFilesPerRequest + 20,
+      headerPairs: 100,
+    },
+    // A file over the limit is refused alone, with its reason; the others are kept.
+    throwFileSizeLimit: false,
+  });
+  app.addHook('onRequest', requireSignedIn);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/uploads',
+    {
+      config: { isMultipart: true, rateLimit: { max: 60 } },
+      schema: {
+        summary: 'Upload files (multipart/form-data)',
+        description:
+          'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 413 (too big), 415 (not an image), 429 (daily quota) or 400. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
+        consumes: ['multipart/form-data'],
+        response: { 202: createUploadsResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUploader(request);
+      // Refused before a byte of the body is read: no request may carry more than this.
+      const declared = Number(request.headers['content-length'] ?? 0);
+      const ceiling = limits.maxFilesPerRequest * limits.maxFileBytes + FORM_OVERHEAD_BYTES;
+      if (declared > ceiling) {
+        reply.header('connection', 'close');
+        throw new AppError(
+          'payload_too_large',
+          `The request is over ${Math.round(ceiling / (1024 * 1024))} MB: send at most ${limits.maxFilesPerRequest} files of at most ${Math.round(limits.maxFileBytes / (1024 * 1024))} MB each.`,
+        );
+      }
+      if (!request.isMultipart()) {
+        throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data.');
+      }
+      let received;
+      try {
+        received = await receiveMultipart(request.parts(), {
+          tempDir: uploadTempDir(config),
+          maxFileBytes: limits.maxFileBytes,
+        });
+      } catch (error) {
+        throw describeMultipartError(error, limits.maxFilesPerRequest);
+      }
+      try {
+        const response = await acceptUploads(app.deps, user, received);
+        return reply.code(202).send(response);
+      } finally {
+        await received.discard();
+      }
+    },
+  );
+
+  app.get(
+    '/uploads',
+    {
+      schema: {
+        summary: 'My uploads, newest first',
+        querystring: listUploadsQuerySchema,
+        response: { 200: listUploadsResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => listUploads(app.deps, { userId: signedInUser(request).id }, request.query),
+  );
+
+  app.get(
+    '/uploads/limits',
+    {
+      schema: {
+        summary: 'What I may upload, and what I have used today',
+        response: { 200: uploadLimitsResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => getUploadLimits(app.deps, signedInUser(request)),
+  );
+
+  app.get(
+    '/admin/uploads',
+    {
+      schema: {
+        summary: 'Everyone’s uploads, newest first, with who sent them (admins)',
+        querystring: listUploadsQuerySchema,
+        response: { 200: listUploadsResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      return listUploads(app.deps, { isEveryone: true }, request.query);
+    },
+  );
+};
+
+/** busboy's and the plugin's errors, in words that say what to change. */
+function describeMultipartError(error: unknown, maxFiles: number): unknown {
+  const code = (error as { code?: string })?.code;
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+    return new AppError('payload_too_large', `Send at most ${maxFiles} files at once.`);
+  }
+  if (code === 'FST_FIELDS_LIMIT') {
+    return new AppError(
+      'bad_request',
+      'Too many form fields: send title, tags, type, category, rating and source at most once each.',
+    );
+  }
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return new AppError('unsupported_media_type', 'Send the files as multipart/form-data.');
+  }
+  const message = (error as Error)?.message ?? '';
+  if (/Unexpected end of (multipart|form)|Malformed|boundary/i.test(message)) {
+    return new AppError('bad_request', 'The form data was cut off or malformed; send it again.');
+  }
+  return error;
+}

@@ -1,0 +1,525 @@
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { uploadFieldsSchema, uploadMediaTypes, uploadTagsSchema } from '@sticky/contracts';
+import type {
+  CreateUploadsResponse,
+  ListUploadsQuery,
+  ListUploadsResponse,
+  UploadItemType,
+  UploadLimitsResponse,
+  UploadReceipt,
+  UploadState,
+} from '@sticky/contracts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Job } from 'pg-boss';
+import { importMedia } from '../catalog/import/import-media.ts';
+import type { ImportDeps, ItemMetadata } from '../catalog/import/import-media.ts';
+import type { Rating } from '../catalog/import/item-naming.ts';
+import { stripMetadata } from '../catalog/import/strip-metadata.ts';
+import { withTransaction } from '../catalog/import/transaction.ts';
+import type { Transaction } from '../catalog/import/transaction.ts';
+import { mediaUrl } from '../catalog/query/serialize.ts';
+import type { AppConfig } from '../config/env.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { items, uploadFiles, uploads } from '../db/schema.ts';
+import type { JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
+import { categoryNameSql, previewPathSql, toItemDetails } from '../items/item-details.ts';
+import type { ItemDetailsRow } from '../items/item-details.ts';
+import { AppError } from '../lib/app-error.ts';
+import { hashBytes, sweepTemporaryFiles } from './receive-files.ts';
+import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
+
+/** The queue of accepted uploads waiting to become items (docs/uploads.md, "Processing"). */
+export const UPLOADS_QUEUE = 'process-uploads';
+
+/** pg-boss retries a job whose handler threw (a disk or database error) this many times. */
+const RETRY_LIMIT = 3;
+
+export interface UploadsDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+  jobs?: JobQueue;
+}
+
+export interface UploadsLogger {
+  info?: (object: object, message?: string) => void;
+  warn: (object: object, message?: string) => void;
+  error: (object: object, message?: string) => void;
+}
+
+/** What a person sent beside the files, as stored on each upload row until it is an item. */
+interface UploadMetadata {
+  title?: string;
+  tags: string[];
+  type?: UploadItemType;
+  category?: string;
+  rating?: Rating;
+  source?: string;
+}
+
+interface UploadJob {
+  uploadId: string;
+}
+
+/** Where requests' files wait while the rest of the request arrives. */
+export function uploadTempDir(config: AppConfig): string {
+  return path.join(config.dataDir, 'tmp', 'uploads');
+}
+
+/** A title from a file name: `happy_cat-dance.gif` → `happy cat dance`. */
+export function titleFromFileName(fileName: string): string {
+  const title = fileName
+    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+    .replace(/[_\-.+]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200)
+    .trim();
+  return title || 'Untitled';
+}
+
+function firstMessage(error: { issues: ReadonlyArray<{ message: string; path: PropertyKey[] }> }) {
+  const issue = error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
+
+/** Reads the text fields of an upload request; a bad one refuses the whole request, saying which. */
+export function parseUploadFields(fields: Record<string, string>): UploadMetadata {
+  const known = Object.fromEntries(
+    Object.entries(fields).filter(
+      ([name, value]) => name in uploadFieldsSchema.shape && value !== '',
+    ),
+  );
+  const parsed = uploadFieldsSchema.safeParse(known);
+  if (!parsed.success) throw new AppError('bad_request', firstMessage(parsed.error));
+  const tags = uploadTagsSchema.safeParse(
+    (parsed.data.tags ?? '')
+      .split(',')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+  );
+  if (!tags.success) throw new AppError('bad_request', `tags: ${firstMessage(tags.error)}`);
+  const { title, type, category, rating, source } = parsed.data;
+  return {
+    tags: tags.data,
+    ...(title ? { title } : {}),
+    ...(type ? { type } : {}),
+    ...(category ? { category } : {}),
+    ...(rating ? { rating } : {}),
+    ...(source ? { source } : {}),
+  };
+}
+
+const startOfTodayUtc = sql`(date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+
+/** What a person has uploaded since midnight UTC: every accepted file counts. */
+async function readUsedToday(db: DatabaseHandle['db'] | Transaction, userId: string) {
+  const [row] = await db
+    .select({
+      items: sql<number>`count(*)::int`,
+      bytes: sql<number>`coalesce(sum(${uploads.bytes}), 0)::bigint`,
+    })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), sql`${uploads.createdAt} >= ${startOfTodayUtc}`));
+  return { items: Number(row?.items ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+export async function getUploadLimits(
+  deps: UploadsDeps,
+  user: { id: string; canUpload: boolean },
+): Promise<UploadLimitsResponse> {
+  const limits = deps.config.uploads;
+  const used = await readUsedToday(deps.database.db, user.id);
+  return {
+    success: true,
+    canUpload: user.canUpload,
+    maxFileBytes: limits.maxFileBytes,
+    maxFilesPerRequest: limits.maxFilesPerRequest,
+    bytesPerDay: limits.bytesPerDay,
+    itemsPerDay: limits.itemsPerDay,
+    bytesUsedToday: used.bytes,
+    itemsUsedToday: used.items,
+    mediaTypes: [...uploadMediaTypes],
+  };
+}
+
+async function createUploadsQueue(jobs: JobQueue): Promise<void> {
+  await jobs.createQueue(UPLOADS_QUEUE, {
+    // A worker that dies stops beating: its upload is picked up again by any server.
+    heartbeatSeconds: 10,
+    expireInSeconds: 3600,
+    retryLimit: RETRY_LIMIT,
+    retryDelay: 2,
+    retryBackoff: true,
+  });
+}
+
+function describeQuota(config: AppConfig): string {
+  const { itemsPerDay, bytesPerDay } = config.uploads;
+  const megabytes = Math.round(bytesPerDay / (1024 * 1024));
+  return `You have reached today's upload limit (${itemsPerDay} files or ${megabytes} MB a day). It resets at midnight UTC.`;
+}
+
+const causeStatus: Record<RefusalCause, AppError['code']> = {
+  too_big: 'payload_too_large',
+  not_an_image: 'unsupported_media_type',
+  empty: 'bad_request',
+  over_quota: 'rate_limited',
+};
+
+interface FileDecision {
+  fileName: string;
+  receipt?: UploadReceipt;
+  cause?: RefusalCause;
+}
+
+/**
+ * Takes what a request brought in (docs/uploads.md, "Receiving"): every file kept is cleaned
+ * of metadata and hashed; a file already in the catalog answers with that item; the others get
+ * a row, their bytes and a job in one transaction, under the person's daily quota (held by a
+ * lock per person, so two requests at once cannot both slip under it). Answers one receipt per
+ * file in order; when no file made it, throws the refusal (413, 415, 429 or 400) with every
+ * reason, so scripts that only look at the status learn it too.
+ */
+export async function acceptUploads(
+  deps: UploadsDeps,
+  user: { id: string },
+  received: ReceivedRequest,
+): Promise<CreateUploadsResponse> {
+  const { jobs } = deps;
+  if (!jobs) {
+    throw new AppError('unavailable', 'Uploads are not processed by this server (no job queue).');
+  }
+  const metadata = parseUploadFields(received.fields);
+  if (received.files.length === 0) {
+    throw new AppError('bad_request', 'Attach at least one file, as a `file` part of the form.');
+  }
+  await createUploadsQueue(jobs);
+  const limits = deps.config.uploads;
+
+  const decisions = await withTransaction(deps.database, async ({ tx, executor }) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`uploads:${user.id}`}))`);
+    const used = await readUsedToday(tx, user.id);
+    const decided: FileDecision[] = [];
+    for (const file of received.files) {
+      if (file.kind === 'refused') {
+        decided.push({
+          fileName: file.fileName,
+          cause: file.cause,
+          receipt: refusal(file.fileName, file.reason),
+        });
+        continue;
+      }
+      // One file in memory at a time, at most UPLOAD_MAX_BYTES.
+      const bytes = stripMetadata(await fsp.readFile(file.path));
+      const sha256 = hashBytes(bytes);
+      const [existing] = await tx
+        .select({ id: items.id, hiddenAt: items.hiddenAt })
+        .from(items)
+        .where(eq(items.sha256, sha256))
+        .limit(1);
+      if (existing) {
+        decided.push({
+          fileName: file.fileName,
+          receipt: {
+            fileName: file.fileName,
+            uploadId: null,
+            itemId: existing.id,
+            state: existing.hiddenAt ? 'hidden' : 'ready',
+            reason: null,
+            isDuplicate: true,
+          },
+        });
+        continue;
+      }
+      if (used.items + 1 > limits.itemsPerDay || used.bytes + bytes.length > limits.bytesPerDay) {
+        decided.push({
+          fileName: file.fileName,
+          cause: 'over_quota',
+          receipt: refusal(file.fileName, `${file.fileName}: ${describeQuota(deps.config)}`),
+        });
+        continue;
+      }
+      used.items += 1;
+      used.bytes += bytes.length;
+      const uploadId = randomUUID();
+      const stored: UploadMetadata = {
+        ...metadata,
+        title: metadata.title ?? titleFromFileName(file.fileName),
+      };
+      await tx.insert(uploads).values({
+        id: uploadId,
+        userId: user.id,
+        state: 'processing',
+        fileName: file.fileName,
+        bytes: bytes.length,
+        sha256,
+        metadata: stored,
+      });
+      await tx.insert(uploadFiles).values({ uploadId, bytes });
+      await sendUploadJob(jobs, uploadId, executor);
+      decided.push({
+        fileName: file.fileName,
+        receipt: {
+          fileName: file.fileName,
+          uploadId,
+          itemId: null,
+          state: 'processing',
+          reason: null,
+          isDuplicate: false,
+        },
+      });
+    }
+    return decided;
+  });
+
+  const receipts = decisions.map((decision) => decision.receipt!);
+  const isAnyTaken = receipts.some((receipt) => receipt.state !== 'failed');
+  if (!isAnyTaken) {
+    const causes = new Set(decisions.map((decision) => decision.cause ?? 'empty'));
+    const code = causes.size === 1 ? causeStatus[[...causes][0]!] : 'bad_request';
+    throw new AppError(code, receipts.map((receipt) => receipt.reason).join(' '));
+  }
+  return { success: true, uploads: receipts };
+}
+
+function refusal(fileName: string, reason: string): UploadReceipt {
+  return { fileName, uploadId: null, itemId: null, state: 'failed', reason, isDuplicate: false };
+}
+
+async function sendUploadJob(jobs: JobQueue, uploadId: string, db: SqlExecutor): Promise<void> {
+  // Uploads go before later renditions: people are watching their rows.
+  await jobs.send<UploadJob>(UPLOADS_QUEUE, { uploadId }, { db, priority: 10 });
+}
+
+export type ProcessOutcome = 'ready' | 'failed' | 'gone';
+
+/**
+ * Makes an accepted upload an item (docs/uploads.md, "Processing"). Safe to run again after
+ * any crash: the item is made in one transaction (importMedia), found again by its bytes when
+ * the upload row was not updated yet, and the row and its staged bytes change together.
+ */
+export async function processUpload(
+  deps: UploadsDeps & { log?: UploadsLogger },
+  uploadId: string,
+  options: { isLastAttempt?: boolean } = {},
+): Promise<ProcessOutcome> {
+  const { database } = deps;
+  const [row] = await database.db
+    .select({
+      userId: uploads.userId,
+      state: uploads.state,
+      fileName: uploads.fileName,
+      metadata: uploads.metadata,
+      bytes: uploadFiles.bytes,
+    })
+    .from(uploads)
+    .leftJoin(uploadFiles, eq(uploadFiles.uploadId, uploads.id))
+    .where(eq(uploads.id, uploadId))
+    .limit(1);
+  if (!row || row.state !== 'processing') return 'gone';
+  if (!row.bytes) {
+    await finishUpload(database, uploadId, {
+      state: 'failed',
+      reason: 'The file was lost before it could be processed; upload it again.',
+    });
+    return 'failed';
+  }
+  const sent = row.metadata as UploadMetadata;
+  const metadata: ItemMetadata = {
+    title: sent.title ?? titleFromFileName(row.fileName),
+    tags: sent.tags ?? [],
+    type: sent.type ?? 'gif',
+    isTypeFromTransparency: !sent.type,
+    ...(sent.rating ? { rating: sent.rating } : {}),
+    ...(sent.source ? { sourceUrl: sent.source } : {}),
+    ...(sent.category ? { categories: [sent.category] } : {}),
+    ...(row.userId ? { ownerId: row.userId } : {}),
+  };
+  const importDeps: ImportDeps = { config: deps.config, database, jobs: deps.jobs };
+  try {
+    const outcome = await importMedia(
+      importDeps,
+      { bytes: row.bytes, fileName: row.fileName, metadata },
+      { phase: deps.jobs ? 'ready' : 'all' },
+    );
+    if (outcome.status === 'rejected') {
+      await finishUpload(database, uploadId, {
+        state: 'failed',
+        reason: `${row.fileName}: ${outcome.reason}.`,
+      });
+      return 'failed';
+    }
+    await finishUpload(database, uploadId, { state: 'ready', itemId: outcome.itemId });
+    return 'ready';
+  } catch (error) {
+    if (!options.isLastAttempt) throw error;
+    deps.log?.error({ err: error, uploadId }, 'an upload could not be processed');
+    await finishUpload(database, uploadId, {
+      state: 'failed',
+      reason: `${row.fileName} could not be processed (a server error); upload it again.`,
+    });
+    return 'failed';
+  }
+}
+
+async function finishUpload(
+  database: DatabaseHandle,
+  uploadId: string,
+  outcome: { state: 'ready'; itemId: string } | { state: 'failed'; reason: string },
+): Promise<void> {
+  await withTransaction(database, async ({ tx }) => {
+    await tx
+      .update(uploads)
+      .set({
+        state: outcome.state,
+        itemId: outcome.state === 'ready' ? outcome.itemId : null,
+        reason: outcome.state === 'failed' ? outcome.reason : null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(uploads.id, uploadId), eq(uploads.state, 'processing')));
+    await tx.delete(uploadFiles).where(eq(uploadFiles.uploadId, uploadId));
+  });
+}
+
+/**
+ * Runs upload jobs in this process, UPLOAD_WORKERS at once; every server on the database
+ * shares the queue. Also clears request folders a killed process left behind.
+ */
+export async function startUploadWorker(
+  deps: UploadsDeps & { jobs: JobQueue; log?: UploadsLogger },
+): Promise<void> {
+  await sweepTemporaryFiles(uploadTempDir(deps.config)).catch(() => 0);
+  await createUploadsQueue(deps.jobs);
+  await deps.jobs.work<UploadJob>(
+    UPLOADS_QUEUE,
+    { concurrency: deps.config.uploads.workers, pollingIntervalSeconds: 0.5 },
+    async ({ uploadId }, job: Job<UploadJob>) => {
+      const outcome = await processUpload(deps, uploadId, {
+        isLastAttempt: job.retryCount >= RETRY_LIMIT,
+      });
+      if (outcome === 'failed') deps.log?.info?.({ uploadId }, 'upload refused');
+    },
+  );
+}
+
+/** Resolves once no upload job is left, whoever runs them (the import CLI waits this way). */
+export async function waitForUploadJobs(
+  jobs: JobQueue,
+  options: { signal?: AbortSignal; onProgress?: (left: number) => void; intervalMs?: number } = {},
+): Promise<void> {
+  await createUploadsQueue(jobs);
+  for (;;) {
+    if (options.signal?.aborted) return;
+    const left = await jobs.countUnfinished(UPLOADS_QUEUE);
+    options.onProgress?.(left);
+    if (left === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+  }
+}
+
+type UploadListRow = ItemDetailsRow & {
+  id: string;
+  item_id: string | null;
+  state: 'processing' | 'ready' | 'failed';
+  reason: string | null;
+  file_name: string;
+  bytes: string | number;
+  created_at: Date | string;
+  metadata: UploadMetadata;
+  hidden_at: Date | null;
+  has_item: boolean;
+  preview_path: string | null;
+  uploader_id: string | null;
+  uploader_name: string | null;
+  uploader_email: string | null;
+  /** created_at to the microsecond, for the cursor (a JS Date keeps milliseconds). */
+  cursor_at: string;
+};
+
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt))) {
+    throw new AppError(
+      'bad_request',
+      'cursor: not a cursor this server gave; start from the first page.',
+    );
+  }
+  return { createdAt, id };
+}
+
+const stateFilters: Record<UploadState, ReturnType<typeof sql>> = {
+  processing: sql`u.state = 'processing'`,
+  failed: sql`u.state = 'failed'`,
+  ready: sql`u.state = 'ready' AND i.hidden_at IS NULL`,
+  hidden: sql`u.state = 'ready' AND i.hidden_at IS NOT NULL`,
+};
+
+/**
+ * Uploads newest first: one person's (`userId`), or everyone's with who sent them (admins).
+ * The details are the item's once it exists (edits show), else what was sent.
+ */
+export async function listUploads(
+  deps: UploadsDeps,
+  scope: { userId: string } | { isEveryone: true },
+  query: ListUploadsQuery,
+): Promise<ListUploadsResponse> {
+  const conditions = [sql`TRUE`];
+  if ('userId' in scope) conditions.push(sql`u.user_id = ${scope.userId}`);
+  if (query.state) conditions.push(stateFilters[query.state]);
+  if (query.cursor) {
+    const { createdAt, id } = decodeCursor(query.cursor);
+    conditions.push(sql`(u.created_at, u.id) < (${createdAt}::timestamptz, ${id})`);
+  }
+  const result = await deps.database.db.execute<UploadListRow>(sql`
+    SELECT u.id, u.created_at::text AS cursor_at, u.item_id, u.state, u.reason, u.file_name, u.bytes, u.created_at, u.metadata,
+      i.id IS NOT NULL AS has_item, i.hidden_at, i.title, i.tags, i.type, i.rating, i.source_url,
+      ${categoryNameSql('i')} AS category, ${previewPathSql('i')} AS preview_path,
+      person.id AS uploader_id, person.name AS uploader_name, person.email AS uploader_email
+    FROM uploads u
+    LEFT JOIN items i ON i.id = u.item_id
+    LEFT JOIN users person ON person.id = u.user_id
+    WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY u.created_at DESC, u.id DESC
+    LIMIT ${query.limit + 1}`);
+  const rows = result.rows.slice(0, query.limit);
+  const last = rows.at(-1);
+  return {
+    success: true,
+    uploads: rows.map((row) => {
+      const createdAt = new Date(row.created_at);
+      const sent = row.metadata;
+      return {
+        id: row.id,
+        itemId: row.item_id,
+        state: row.state === 'ready' && row.hidden_at ? 'hidden' : row.state,
+        reason: row.reason,
+        fileName: row.file_name,
+        bytes: Number(row.bytes),
+        createdAt: createdAt.toISOString(),
+        previewUrl: row.preview_path ? mediaUrl(deps.config, row.preview_path) : null,
+        details: row.has_item
+          ? toItemDetails(row)
+          : {
+              title: sent.title ?? titleFromFileName(row.file_name),
+              tags: sent.tags ?? [],
+              type: sent.type ?? 'gif',
+              category: sent.category ?? null,
+              rating: sent.rating ?? 'g',
+              sourceUrl: sent.source ?? '',
+            },
+        uploader:
+          'isEveryone' in scope && row.uploader_id
+            ? { id: row.uploader_id, name: row.uploader_name!, email: row.uploader_email! }
+            : null,
+      };
+    }),
+    next: result.rows.length > query.limit && last ? encodeCursor(last.cursor_at, last.id) : null,
+  };
+}
