@@ -28,12 +28,20 @@ export const crossSitePlugin = fp(async (app: FastifyInstance) => {
   const allowedOrigin = new URL(app.deps.config.publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
+    // A Bearer token is sent only by code that holds it, never by a browser on its own: no
+    // other site can make a request carry it, so where the request comes from does not matter.
+    const isTokenRequest = request.authMethod === 'token';
     const fetchSite = request.headers['sec-fetch-site'];
-    if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
+    if (!isTokenRequest && fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
     }
     const origin = request.headers.origin;
-    if (origin && origin !== allowedOrigin && origin !== `${request.protocol}://${request.host}`) {
+    if (
+      !isTokenRequest &&
+      origin &&
+      origin !== allowedOrigin &&
+      origin !== `${request.protocol}://${request.host}`
+    ) {
       throw new AppError('forbidden', 'Cross-site requests are not allowed.');
     }
     // The API takes JSON only. Plain-text and form bodies are what a page on another site can

@@ -1,6 +1,7 @@
 import type { SessionUser } from '@sticky/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { findTokenUser } from '../auth/api-tokens.ts';
 import { findSessionUser, purgeExpiredSessions, sessionCookieName } from '../auth/sessions.ts';
 import { AppError } from '../lib/app-error.ts';
 
@@ -26,15 +27,65 @@ export const sessionsPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onClose', async () => clearInterval(timer));
 });
 
-/** Resolves `request.user` from the session cookie, for the API plugin that registers it. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * How `request.user` was found: a session cookie (ambient, so cross-site rules apply) or
+     * a personal API token in `Authorization: Bearer` (explicit, sent only by its holder).
+     */
+    authMethod: 'session' | 'token' | null;
+  }
+}
+
+/** The secret of `Authorization: Bearer <secret>`, if the request has one. */
+function readBearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new AppError('unauthorized', 'Send the API token as "Authorization: Bearer <token>".');
+  }
+  return match[1];
+}
+
+/**
+ * Resolves `request.user` from a Bearer API token or the session cookie, for the API plugin
+ * that registers it (docs/security.md, "API tokens"). A token that is not valid is refused
+ * outright rather than treated as signed out: a script should learn its token is wrong.
+ */
 export const sessionUserPlugin = fp(async (app: FastifyInstance) => {
   const { config, database } = app.deps;
   const cookieName = sessionCookieName(config);
+  app.decorateRequest('authMethod', null);
   app.addHook('onRequest', async (request) => {
+    const bearer = readBearer(request);
+    if (bearer !== undefined) {
+      request.user = await findTokenUser(database.db, config, bearer);
+      if (!request.user) {
+        throw new AppError(
+          'unauthorized',
+          'This API token is not valid: it was revoked or mistyped.',
+        );
+      }
+      request.authMethod = 'token';
+      return;
+    }
     const token = request.cookies[cookieName];
     if (token) request.user = await findSessionUser(database.db, config, token);
+    if (request.user) request.authMethod = 'session';
   });
 });
+
+/** Routes a token must not reach (making and revoking tokens): a signed-in browser only. */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  signedInUser(request);
+  if (request.authMethod !== 'session') {
+    throw new AppError(
+      'forbidden',
+      'Manage API tokens from the web app, signed in, not with a token.',
+    );
+  }
+}
 
 /**
  * onRequest hook of routes that need a signed-in user: answered 401 before the request is

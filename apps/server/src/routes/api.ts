@@ -9,6 +9,8 @@ import { authRoutes } from './auth.ts';
 import { configRoutes } from './config.ts';
 import { eventsRoutes } from './events.ts';
 import { favoritesRoutes } from './favorites.ts';
+import { itemsRoutes } from './items.ts';
+import { tokensRoutes } from './tokens.ts';
 import { uploadsRoutes } from './uploads.ts';
 
 /**
@@ -31,4 +33,6 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(analyticsRoutes, { prefix: '/analytics' });
   await app.register(eventsRoutes, { prefix: '/events' });
   await app.register(uploadsRoutes);
+  await app.register(itemsRoutes, { prefix: '/items' });
+  await app.register(tokensRoutes, { prefix: '/tokens' });
 };

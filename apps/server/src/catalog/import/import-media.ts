@@ -135,7 +135,7 @@ function validateMetadata(metadata: ItemMetadata): string | undefined {
 }
 
 /** The category (and its parent) by display name, created when missing; returns the leaf id. */
-async function ensureCategory(tx: Transaction, displayPath: string): Promise<number> {
+export async function ensureCategory(tx: Transaction, displayPath: string): Promise<number> {
   let parentId: number | null = null;
   for (const part of displayPath.split('/').map((name) => name.trim())) {
     const result: { rows: Array<{ id: number }> } = await tx.execute<{ id: number }>(sql`

@@ -1,6 +1,6 @@
 import type { Rating } from '@sticky/contracts';
 import { ratingsUpTo } from '@sticky/contracts';
-import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -67,7 +67,10 @@ export function listableItemsSql(
   )})${typeFilter}`;
 }
 
-/** Rows for these ids, in the order given; unknown ids are left out. */
+/**
+ * Rows for these ids, in the order given; unknown and hidden ids are left out (a hidden item is
+ * gone for everyone but its owner and admins, who manage it through /api/items).
+ */
 export async function loadItemsByIds(
   deps: CatalogDeps,
   ids: readonly string[],
@@ -76,7 +79,7 @@ export async function loadItemsByIds(
   const rows = await deps.database.db
     .select(catalogItemColumns)
     .from(items)
-    .where(inArray(items.id, [...ids]));
+    .where(and(inArray(items.id, [...ids]), isNull(items.hiddenAt)));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,0 +1,198 @@
+import type { OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
+import { eq, sql } from 'drizzle-orm';
+import { ensureCategory } from '../catalog/import/import-media.ts';
+import {
+  buildDefaultAltText,
+  buildSlug,
+  normaliseTags,
+  ratingRanks,
+} from '../catalog/import/item-naming.ts';
+import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
+import { withTransaction } from '../catalog/import/transaction.ts';
+import type { AppConfig } from '../config/env.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { itemCategories, items, renditions } from '../db/schema.ts';
+import { AppError } from '../lib/app-error.ts';
+import { categoryNameSql, toItemDetails } from './item-details.ts';
+import type { ItemDetailsRow } from './item-details.ts';
+
+export interface OwnedItemsDeps {
+  config: AppConfig;
+  database: DatabaseHandle;
+}
+
+type OwnedItemRow = ItemDetailsRow & {
+  id: string;
+  owner_id: string | null;
+  owner_name: string | null;
+  owner_email: string | null;
+  hidden_at: Date | null;
+  is_dynamic: boolean;
+  frames: number;
+};
+
+/** Who may do what with an item (docs/uploads.md, "Who may do what"). */
+function rightsOf(user: SessionUser, row: Pick<OwnedItemRow, 'owner_id'>) {
+  const isOwner = row.owner_id !== null && row.owner_id === user.id;
+  return {
+    canEdit: isOwner || user.isAdmin,
+    canDelete: isOwner || user.isAdmin,
+    canHide: user.isAdmin,
+  };
+}
+
+async function loadOwnedItemRow(
+  db: DatabaseHandle['db'],
+  id: string,
+): Promise<OwnedItemRow | undefined> {
+  const result = await db.execute<OwnedItemRow>(sql`
+    SELECT i.id, i.title, i.tags, i.type, i.rating, i.source_url, i.owner_id, i.hidden_at,
+      i.is_dynamic, i.frames, ${categoryNameSql('i')} AS category,
+      owner.name AS owner_name, owner.email AS owner_email
+    FROM items i LEFT JOIN users owner ON owner.id = i.owner_id
+    WHERE i.id = ${id}`);
+  return result.rows[0];
+}
+
+function toOwnedItem(user: SessionUser, row: OwnedItemRow): OwnedItem {
+  const rights = rightsOf(user, row);
+  const isAdminView = user.isAdmin || row.owner_id === user.id;
+  return {
+    id: row.id,
+    details: toItemDetails(row),
+    isHidden: row.hidden_at !== null,
+    // Who uploaded what is for admins and the owner, never for everyone.
+    owner:
+      isAdminView && row.owner_id
+        ? { id: row.owner_id, name: row.owner_name ?? '', email: row.owner_email ?? '' }
+        : null,
+    ...rights,
+  };
+}
+
+const notFound = () => new AppError('not_found', 'There is no item with this id.');
+
+/** An item as its owner and admins manage it; a hidden item exists only for them. */
+export async function getOwnedItem(
+  deps: OwnedItemsDeps,
+  user: SessionUser,
+  id: string,
+): Promise<OwnedItem> {
+  const row = await loadOwnedItemRow(deps.database.db, id);
+  if (!row) throw notFound();
+  if (row.hidden_at && !user.isAdmin && row.owner_id !== user.id) throw notFound();
+  return toOwnedItem(user, row);
+}
+
+/**
+ * Changes what was sent; each field only when given. Search, trending, related and /v1 follow
+ * at once: the item's row changes, which moves the catalog version their caches are kept under
+ * (docs/catalog.md, "Caches and versions"); a category change moves it explicitly.
+ */
+export async function updateOwnedItem(
+  deps: OwnedItemsDeps,
+  user: SessionUser,
+  id: string,
+  changes: UpdateItemRequest,
+): Promise<OwnedItem> {
+  await withTransaction(deps.database, async ({ tx }) => {
+    const [row] = await tx
+      .select({
+        ownerId: items.ownerId,
+        hiddenAt: items.hiddenAt,
+        title: items.title,
+        type: items.type,
+        altText: items.altText,
+        frames: items.frames,
+        isDynamic: items.isDynamic,
+      })
+      .from(items)
+      .where(eq(items.id, id))
+      .for('update');
+    if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+    const rights = rightsOf(user, { owner_id: row.ownerId });
+    if (!rights.canEdit) {
+      throw new AppError(
+        'forbidden',
+        'Only the person who uploaded this item, or an admin, may edit it.',
+      );
+    }
+    if (changes.isHidden !== undefined && !rights.canHide) {
+      throw new AppError('forbidden', 'Only admins may hide or unhide an item.');
+    }
+    if (changes.type !== undefined && row.type === 'text') {
+      throw new AppError('bad_request', 'type: animated text stays text.');
+    }
+    const set: Partial<typeof items.$inferInsert> = {};
+    if (changes.title !== undefined) {
+      const title = changes.title.trim();
+      set.title = title;
+      set.slug = buildSlug(title, id);
+      // An alt text Sticky wrote follows the title; one a person wrote stays.
+      const type = changes.type ?? row.type;
+      if (row.altText === buildDefaultAltText(row.title, row.type, row.frames > 1)) {
+        set.altText = buildDefaultAltText(title, type, row.frames > 1);
+      }
+    }
+    if (changes.tags !== undefined) set.tags = normaliseTags(changes.tags);
+    if (changes.type !== undefined) set.type = changes.type;
+    if (changes.rating !== undefined) {
+      set.rating = changes.rating;
+      set.ratingRank = ratingRanks[changes.rating];
+    }
+    if (changes.sourceUrl !== undefined) set.sourceUrl = changes.sourceUrl;
+    if (changes.isHidden !== undefined) {
+      // Hidden leaves every list at once: search, trending and related read indexable items.
+      set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
+      set.isIndexable = changes.isHidden ? false : !row.isDynamic;
+    }
+    if (Object.keys(set).length > 0) await tx.update(items).set(set).where(eq(items.id, id));
+    if (changes.category !== undefined) {
+      await tx.delete(itemCategories).where(eq(itemCategories.itemId, id));
+      const name = changes.category?.trim();
+      if (name) {
+        const parts = name.split('/').map((part) => part.trim());
+        if (parts.length > 2 || parts.some((part) => part === '')) {
+          throw new AppError('bad_request', 'category: name it "Name" or "Parent/Sub".');
+        }
+        await tx
+          .insert(itemCategories)
+          .values({ itemId: id, categoryId: await ensureCategory(tx, name) });
+      }
+      await tx.execute(sql`SELECT sticky_catalog_version_bump()`);
+    }
+  });
+  return getOwnedItem(deps, user, id);
+}
+
+/**
+ * Deletes an item with its renditions and the files no other item shares. Favorites of it stay
+ * as ids (they point at GIPHY's ids too, without a foreign key) and are skipped when listed.
+ */
+export async function deleteOwnedItem(
+  deps: OwnedItemsDeps,
+  user: SessionUser,
+  id: string,
+): Promise<void> {
+  const paths = await withTransaction(deps.database, async ({ tx }) => {
+    const [row] = await tx
+      .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt })
+      .from(items)
+      .where(eq(items.id, id))
+      .for('update');
+    if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+    if (!rightsOf(user, { owner_id: row.ownerId }).canDelete) {
+      throw new AppError(
+        'forbidden',
+        'Only the person who uploaded this item, or an admin, may delete it.',
+      );
+    }
+    const files = await tx
+      .select({ path: renditions.path })
+      .from(renditions)
+      .where(eq(renditions.itemId, id));
+    await tx.delete(items).where(eq(items.id, id));
+    return [...new Set(files.map((file) => file.path))];
+  });
+  await removeUnreferencedFiles(deps.database, deps.config.mediaDir, paths);
+}

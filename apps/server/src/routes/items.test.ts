@@ -1,0 +1,247 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CreateTokenResponse, OwnedItemResponse } from '@sticky/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
+import { createTestApp } from '../test-support/app.ts';
+import type { TestApp } from '../test-support/app.ts';
+import { signInAs } from '../test-support/sign-in.ts';
+import {
+  buildMultipart,
+  makeAnimation,
+  postUploads,
+  sameSiteHeaders,
+  waitForUploads,
+} from '../test-support/uploads.ts';
+
+const apiKey = 'items-test-key-0123456789abcdefghijklm';
+
+describe('/api/items and /api/tokens', () => {
+  let testApp: TestApp;
+  let owner: Record<string, string>;
+  let stranger: Record<string, string>;
+  let admin: Record<string, string>;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(
+      { STICKY_API_KEYS: apiKey, ADMIN_EMAILS: 'admin@example.com' },
+      { hasJobs: true },
+    );
+    owner = sameSiteHeaders(testApp, (await signInAs(testApp, { name: 'Owner' })).cookie);
+    stranger = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+    admin = sameSiteHeaders(
+      testApp,
+      (await signInAs(testApp, { email: 'admin@example.com' })).cookie,
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await closeMediaProcessors();
+  });
+
+  /** Uploads one new GIF as the owner and answers its item id once it is ready. */
+  async function uploadItem(title: string): Promise<string> {
+    const response = await postUploads(
+      testApp,
+      owner,
+      [{ name: `${title}.gif`, bytes: await makeAnimation({ format: 'gif' }) }],
+      { title, tags: 'itemtest' },
+    );
+    expect(response.statusCode).toBe(202);
+    const uploads = await waitForUploads(testApp, owner);
+    const upload = uploads.find((entry) => entry.details.title === title)!;
+    expect(upload.state).toBe('ready');
+    return upload.itemId!;
+  }
+
+  const v1Ids = async (url: string) => {
+    const response = await testApp.app.inject({ url: `${url}&api_key=${apiKey}` });
+    return (response.json() as { data: Array<{ id: string }> }).data.map((item) => item.id);
+  };
+  const patch = (auth: Record<string, string>, id: string, body: object) =>
+    testApp.app.inject({
+      method: 'PATCH',
+      url: `/api/items/${id}`,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+
+  it('lets the owner edit, and every list shows the change at once', async () => {
+    const id = await uploadItem('Quokka grin');
+    expect(await v1Ids('/v1/gifs/search?q=quokka')).toEqual([id]);
+    const edited = await patch(owner, id, {
+      title: 'Wombat waddle',
+      tags: ['marsupial'],
+      category: 'Animals/Wombats',
+      rating: 'pg',
+    });
+    expect(edited.statusCode).toBe(200);
+    expect((edited.json() as OwnedItemResponse).item).toMatchObject({
+      id,
+      details: {
+        title: 'Wombat waddle',
+        tags: ['marsupial'],
+        category: 'Animals/Wombats',
+        rating: 'pg',
+      },
+      canEdit: true,
+      canDelete: true,
+      canHide: false,
+    });
+    expect(await v1Ids('/v1/gifs/search?q=wombat&rating=pg')).toEqual([id]);
+    expect(await v1Ids('/v1/gifs/search?q=quokka&rating=pg')).toEqual([]);
+    expect(await v1Ids('/v1/gifs/search?q=marsupial&rating=pg')).toEqual([id]);
+    // The rating moved it out of a G-rated search.
+    expect(await v1Ids('/v1/gifs/search?q=wombat&rating=g')).toEqual([]);
+    const item = await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` });
+    expect(item.json().data).toMatchObject({ title: 'Wombat waddle' });
+    expect(item.json().data.slug).toMatch(/^wombat-waddle-/);
+  });
+
+  it('refuses edits, hiding and deletion by anyone else with 403, saying why', async () => {
+    const id = await uploadItem('Stranger danger');
+    const edit = await patch(stranger, id, { title: 'Mine now' });
+    expect(edit.statusCode).toBe(403);
+    expect(edit.json().error.message).toBe(
+      'Only the person who uploaded this item, or an admin, may edit it.',
+    );
+    const remove = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${id}`,
+      headers: stranger,
+    });
+    expect(remove.statusCode).toBe(403);
+    const hide = await patch(owner, id, { isHidden: true });
+    expect(hide.statusCode).toBe(403);
+    expect(hide.json().error.message).toBe('Only admins may hide or unhide an item.');
+    const view = await testApp.app.inject({ url: `/api/items/${id}`, headers: stranger });
+    expect(view.json().item).toMatchObject({ canEdit: false, canDelete: false, owner: null });
+  });
+
+  it('lets an admin hide any item: gone from search, trending and /v1 at once, back when unhidden', async () => {
+    const id = await uploadItem('Hidden hedgehog');
+    expect(await v1Ids('/v1/gifs/search?q=hedgehog')).toEqual([id]);
+    expect(await v1Ids('/v1/gifs/trending?limit=50')).toContain(id);
+    const hidden = await patch(admin, id, { isHidden: true });
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json().item).toMatchObject({ isHidden: true, owner: { name: 'Owner' } });
+
+    expect(await v1Ids('/v1/gifs/search?q=hedgehog')).toEqual([]);
+    expect(await v1Ids('/v1/gifs/trending?limit=50')).not.toContain(id);
+    expect(await v1Ids(`/v1/gifs?ids=${id}`)).toEqual([]);
+    const byId = await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` });
+    expect(byId.statusCode).toBe(404);
+    // Its owner still sees it, hidden, among their uploads; others do not see it at all.
+    const mine = await waitForUploads(testApp, owner);
+    expect(mine.find((upload) => upload.itemId === id)!.state).toBe('hidden');
+    expect(
+      (await testApp.app.inject({ url: `/api/items/${id}`, headers: stranger })).statusCode,
+    ).toBe(404);
+
+    await patch(admin, id, { isHidden: false });
+    expect(await v1Ids('/v1/gifs/search?q=hedgehog')).toEqual([id]);
+    expect((await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('deletes an item with its files, for its owner', async () => {
+    const id = await uploadItem('Doomed dodo');
+    const files = (
+      await testApp.database.pool.query<{ path: string }>(
+        'SELECT path FROM renditions WHERE item_id = $1',
+        [id],
+      )
+    ).rows.map((row) => path.join(testApp.config.mediaDir, row.path));
+    expect(files.length).toBeGreaterThan(0);
+    const response = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${id}`,
+      headers: owner,
+    });
+    expect(response.json()).toEqual({ success: true, id });
+    expect(await v1Ids('/v1/gifs/search?q=dodo')).toEqual([]);
+    expect((await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` })).statusCode).toBe(
+      404,
+    );
+    // Later renditions may still be on their way: the job finds the item gone and stores none.
+    for (const file of files) expect(fs.existsSync(file), file).toBe(false);
+    const again = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${id}`,
+      headers: owner,
+    });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('makes a token shown once, which uploads like curl does, until it is revoked', async () => {
+    const made = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { ...owner, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'ShareX on my laptop' }),
+    });
+    expect(made.statusCode).toBe(201);
+    const { token, secret } = made.json() as CreateTokenResponse;
+    expect(secret).toMatch(/^sticky_[A-Za-z0-9_-]{43}$/);
+    const stored = await testApp.database.pool.query('SELECT token_hash FROM api_tokens');
+    expect(JSON.stringify(stored.rows)).not.toContain(secret);
+
+    const listed = await testApp.app.inject({ url: '/api/tokens', headers: owner });
+    expect(listed.json().tokens).toEqual([{ ...token, lastUsedAt: null }]);
+    expect(listed.body).not.toContain(secret);
+
+    // curl: no cookie, no Origin, just the token.
+    const form = buildMultipart(
+      [{ name: 'from-curl.gif', bytes: await makeAnimation({ format: 'gif' }) }],
+      { title: 'Curled capybara' },
+    );
+    const upload = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': form.contentType },
+      payload: form.body,
+    });
+    expect(upload.statusCode).toBe(202);
+    const viaToken = await waitForUploads(testApp, { authorization: `Bearer ${secret}` });
+    expect(viaToken.find((entry) => entry.fileName === 'from-curl.gif')!.state).toBe('ready');
+    const afterUse = await testApp.app.inject({ url: '/api/tokens', headers: owner });
+    expect(afterUse.json().tokens[0].lastUsedAt).toEqual(expect.any(String));
+
+    // A token cannot make tokens.
+    const minted = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'another' }),
+    });
+    expect(minted.statusCode).toBe(403);
+    // Nobody else can revoke it.
+    const theirs = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/tokens/${token.id}`,
+      headers: stranger,
+    });
+    expect(theirs.statusCode).toBe(404);
+
+    const revoked = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/tokens/${token.id}`,
+      headers: owner,
+    });
+    expect(revoked.statusCode).toBe(200);
+    const refused = await testApp.app.inject({
+      url: '/api/uploads',
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toBe(
+      'This API token is not valid: it was revoked or mistyped.',
+    );
+    const malformed = await testApp.app.inject({
+      url: '/api/uploads',
+      headers: { authorization: 'Token abc' },
+    });
+    expect(malformed.statusCode).toBe(401);
+  });
+});
