@@ -41,6 +41,30 @@ export const sourceUrlSchema = z
   });
 
 /**
+ * The title a file gets when none is given, from its name (`/x/happy-dance_2.gif` → `Happy
+ * dance 2`): the upload page proposes it, and uploads and the import CLI fall back to it alike.
+ */
+export function titleFromFileName(fileName: string): string {
+  const name = fileName.split(/[\\/]/).pop() ?? '';
+  const base = name.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const words = base
+    .replace(/[-_.+]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200)
+    .trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : 'Untitled';
+}
+
+/** Display names of the ratings, in order. */
+export const itemRatingLabels = {
+  g: 'G',
+  pg: 'PG',
+  'pg-13': 'PG-13',
+  r: 'R',
+} as const satisfies Record<ItemRating, string>;
+
+/**
  * The text fields of `POST /api/uploads` (multipart/form-data, beside one or more `file`
  * parts). They apply to every file of the request; `tags` is comma-separated. A missing
  * title comes from each file's name; a missing type is `sticker` for a file with

@@ -5,11 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectImportSources,
-  sourceUrlOf,
-  titleFromFileName,
-} from '../catalog/import/import-folder.ts';
+import { titleFromFileName } from '@sticky/contracts';
+import { collectImportSources, sourceUrlOf } from '../catalog/import/import-folder.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
 

@@ -9,6 +9,7 @@ import {
 } from '../catalog/import/item-naming.ts';
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
+import { isContentAddressedPath } from '../catalog/media-paths.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { itemCategories, items, renditions } from '../db/schema.ts';
@@ -192,7 +193,8 @@ export async function deleteOwnedItem(
       .from(renditions)
       .where(eq(renditions.itemId, id));
     await tx.delete(items).where(eq(items.id, id));
-    return [...new Set(files.map((file) => file.path))];
+    // Only files the import put in place are ours to remove (older catalogs may name others).
+    return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
   });
   await removeUnreferencedFiles(deps.database, deps.config.mediaDir, paths);
 }

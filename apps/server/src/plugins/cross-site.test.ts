@@ -4,6 +4,7 @@ import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { listWriteRoutes, routeName } from '../test-support/envelopes.ts';
 import { signInAs } from '../test-support/sign-in.ts';
+import { buildMultipart, makeAnimation } from '../test-support/uploads.ts';
 
 const ORIGIN = 'https://sticky.example';
 
@@ -28,6 +29,8 @@ function bodyFor(url: string, itemId: string): string | undefined {
   if (url === '/api/favorites/merge') return JSON.stringify({ ids: [itemId] });
   if (url === '/api/events') return JSON.stringify({ type: 'view', id: itemId });
   if (url === '/api/analytics/pageview') return JSON.stringify({ path: '/landing' });
+  if (url === '/api/items/:id') return JSON.stringify({ title: 'Edited' });
+  if (url === '/api/tokens') return JSON.stringify({ name: 'A script' });
   return undefined;
 }
 
@@ -36,7 +39,10 @@ describe('cross-site writes are refused on every write route', () => {
   let itemId: string;
 
   beforeAll(async () => {
-    testApp = await createTestApp({ PUBLIC_URL: ORIGIN });
+    testApp = await createTestApp(
+      { PUBLIC_URL: ORIGIN, ADMIN_EMAILS: 'admin@sticky.example' },
+      { hasJobs: true },
+    );
     [itemId] = (await insertCatalogItems(testApp.database, [{ title: 'Dancing cat' }])) as [string];
   });
   afterAll(async () => {
@@ -98,22 +104,46 @@ describe('cross-site writes are refused on every write route', () => {
   });
 
   it('lets the same writes through from our own pages (the control)', async () => {
+    const admin = { email: 'admin@sticky.example' };
     for (const route of writeRoutes()) {
-      const url = route.url.replace(/:[a-z]+/g, itemId);
-      const signedIn = await signInAs(testApp);
-      const payload = bodyFor(route.url, itemId);
+      const signedIn = await signInAs(testApp, admin);
+      const auth = {
+        cookie: signedIn.cookie,
+        origin: ORIGIN,
+        'sec-fetch-site': 'same-origin',
+      };
+      // A request each route takes: a fresh item to edit or delete, a token of this person's.
+      const [freshItem] = (await insertCatalogItems(testApp.database, [{ title: 'Fresh' }])) as [
+        string,
+      ];
+      let id = freshItem;
+      if (route.url === '/api/tokens/:id') {
+        const made = await testApp.app.inject({
+          method: 'POST',
+          url: '/api/tokens',
+          headers: { ...auth, 'content-type': 'application/json' },
+          payload: JSON.stringify({ name: 'control' }),
+        });
+        id = made.json().token.id;
+      }
+      let payload: string | Buffer | undefined = bodyFor(route.url, itemId);
+      let contentType = payload ? 'application/json' : undefined;
+      if (route.url === '/api/uploads') {
+        const form = buildMultipart([
+          { name: 'a.gif', bytes: await makeAnimation({ format: 'gif' }) },
+        ]);
+        payload = form.body;
+        contentType = form.contentType;
+      }
       const response = await testApp.app.inject({
         method: route.method as 'POST',
-        url,
-        headers: {
-          cookie: signedIn.cookie,
-          origin: ORIGIN,
-          'sec-fetch-site': 'same-origin',
-          ...(payload ? { 'content-type': 'application/json' } : {}),
-        },
+        url: route.url.replace(/:[a-z]+/g, id),
+        headers: { ...auth, ...(contentType ? { 'content-type': contentType } : {}) },
         payload,
       });
-      expect(response.statusCode, `${route.method} ${route.url}`).toBeLessThan(300);
+      expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBeLessThan(
+        300,
+      );
     }
   });
 

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { uploadFieldsSchema, uploadMediaTypes, uploadTagsSchema } from '@sticky/contracts';
+import {
+  titleFromFileName,
+  uploadFieldsSchema,
+  uploadMediaTypes,
+  uploadTagsSchema,
+} from '@sticky/contracts';
 import type {
   CreateUploadsResponse,
   ListUploadsQuery,
@@ -65,18 +70,6 @@ interface UploadJob {
 /** Where requests' files wait while the rest of the request arrives. */
 export function uploadTempDir(config: AppConfig): string {
   return path.join(config.dataDir, 'tmp', 'uploads');
-}
-
-/** A title from a file name: `happy_cat-dance.gif` → `happy cat dance`. */
-export function titleFromFileName(fileName: string): string {
-  const title = fileName
-    .replace(/\.[A-Za-z0-9]{1,5}$/, '')
-    .replace(/[_\-.+]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 200)
-    .trim();
-  return title || 'Untitled';
 }
 
 function firstMessage(error: { issues: ReadonlyArray<{ message: string; path: PropertyKey[] }> }) {

@@ -1,3 +1,4 @@
+import { titleFromFileName } from '@sticky/contracts';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -80,16 +81,6 @@ const manifestSchema = z.object({
 type ManifestItem = z.infer<typeof manifestSchema>['items'][number];
 
 const IGNORED_FILES = new Set(['manifest.json']);
-
-/** A title from a file name: `happy-dance_2.gif` → `Happy dance 2`. */
-export function titleFromFileName(fileName: string): string {
-  const base = path.basename(fileName, path.extname(fileName));
-  const words = base
-    .replace(/[-_.]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return words ? words[0]!.toUpperCase() + words.slice(1) : base || 'Untitled';
-}
 
 /** `animated-text` → `Animated text`: manifest categories are slugs, ours display names. */
 function categoryDisplayName(category: string): string {
