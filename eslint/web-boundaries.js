@@ -22,10 +22,12 @@ export const featureDependencies = {
   credits: [],
   favorites: ['auth', 'content'],
   home: ['content'],
-  item: ['content', 'favorites'],
+  item: ['content', 'favorites', 'uploads'],
   landing: ['auth'],
   navigation: ['auth', 'content'],
   search: ['content'],
+  settings: ['content'],
+  uploads: ['auth', 'content'],
 };
 
 const featureFolders = fs

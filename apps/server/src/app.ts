@@ -18,6 +18,7 @@ import { apiPlugin } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { oembedRoutes } from './routes/oembed.ts';
+import { uploadLinkRoutes } from './routes/upload-links.ts';
 import { giphyEmojiV2Plugin } from './routes/v1/emoji.ts';
 import { spaRoutes } from './routes/spa.ts';
 import { v1Plugin } from './routes/v1/index.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(localIssuerRoutes, { prefix: '/oidc' });
   await app.register(oembedRoutes);
+  await app.register(uploadLinkRoutes);
   await app.register(spaRoutes, { distDir: options.webDistDir });
 
   return app;

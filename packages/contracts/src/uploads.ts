@@ -99,6 +99,11 @@ export const uploadReceiptSchema = z.object({
   reason: z.string().nullable(),
   /** True when the same bytes were already an item: that item is answered, no copy is made. */
   isDuplicate: z.boolean(),
+  /**
+   * A link to share at once (ShareX's result): the item's page, or for a file still processing
+   * `/u/{uploadId}`, which leads to it once it is ready. Null for a refused file.
+   */
+  url: z.string().nullable(),
 });
 export type UploadReceipt = z.infer<typeof uploadReceiptSchema>;
 

@@ -184,7 +184,34 @@ describe('POST /api/uploads', () => {
       state: 'ready',
       reason: null,
       isDuplicate: true,
+      url: expect.stringMatching(
+        new RegExp(`^${testApp.config.publicUrl}/gif/first-${first!.itemId}$`),
+      ),
     });
+  });
+
+  it('answers a link that leads to the item once it is ready, before it exists', async () => {
+    const response = await postUploads(testApp, auth, [
+      { name: 'linked.gif', bytes: await makeAnimation({ format: 'gif' }) },
+    ]);
+    const [receipt] = (response.json() as CreateUploadsResponse).uploads;
+    expect(receipt!.url).toBe(`${testApp.config.publicUrl}/u/${receipt!.uploadId}`);
+    const path = new URL(receipt!.url!).pathname;
+    const early = await testApp.app.inject({ url: path, headers: { accept: 'text/html' } });
+    // Processing, or already made on a fast machine.
+    if (early.statusCode === 200) expect(early.body).toContain('Processing');
+    else expect(early.statusCode).toBe(302);
+    const [upload] = (await waitForUploads(testApp, auth)).filter(
+      (u) => u.fileName === 'linked.gif',
+    );
+    const ready = await testApp.app.inject({ url: path, headers: { accept: 'text/html' } });
+    expect(ready.statusCode).toBe(302);
+    expect(ready.headers.location).toBe(`${testApp.config.publicUrl}/gif/linked-${upload!.itemId}`);
+    const unknown = await testApp.app.inject({
+      url: '/u/00000000-0000-4000-8000-000000000000',
+      headers: { accept: 'text/html' },
+    });
+    expect(unknown.statusCode).toBe(404);
   });
 
   it('says what is wrong with a field, and takes nothing', async () => {

@@ -24,7 +24,7 @@ import type { Rating } from '../catalog/import/item-naming.ts';
 import { stripMetadata } from '../catalog/import/strip-metadata.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import type { Transaction } from '../catalog/import/transaction.ts';
-import { mediaUrl } from '../catalog/query/serialize.ts';
+import { itemPageUrl, mediaUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { items, uploadFiles, uploads } from '../db/schema.ts';
@@ -209,7 +209,7 @@ export async function acceptUploads(
       const bytes = stripMetadata(await fsp.readFile(file.path));
       const sha256 = hashBytes(bytes);
       const [existing] = await tx
-        .select({ id: items.id, hiddenAt: items.hiddenAt })
+        .select({ id: items.id, hiddenAt: items.hiddenAt, type: items.type, slug: items.slug })
         .from(items)
         .where(eq(items.sha256, sha256))
         .limit(1);
@@ -223,6 +223,7 @@ export async function acceptUploads(
             state: existing.hiddenAt ? 'hidden' : 'ready',
             reason: null,
             isDuplicate: true,
+            url: existing.hiddenAt ? null : itemPageUrl(deps.config, existing),
           },
         });
         continue;
@@ -262,6 +263,7 @@ export async function acceptUploads(
           state: 'processing',
           reason: null,
           isDuplicate: false,
+          url: uploadLinkUrl(deps.config, uploadId),
         },
       });
     }
@@ -279,7 +281,47 @@ export async function acceptUploads(
 }
 
 function refusal(fileName: string, reason: string): UploadReceipt {
-  return { fileName, uploadId: null, itemId: null, state: 'failed', reason, isDuplicate: false };
+  return {
+    fileName,
+    uploadId: null,
+    itemId: null,
+    state: 'failed',
+    reason,
+    isDuplicate: false,
+    url: null,
+  };
+}
+
+/** `/u/{uploadId}`: a link that works before the item exists (routes/upload-links.ts). */
+export function uploadLinkUrl(config: AppConfig, uploadId: string): string {
+  return `${config.publicUrl}/u/${uploadId}`;
+}
+
+/**
+ * Where an upload's link leads: its item's page once ready and visible, `processing` while it
+ * is made, nothing when it failed, is hidden or never existed.
+ */
+export async function resolveUploadLink(
+  deps: UploadsDeps,
+  uploadId: string,
+): Promise<{ state: 'ready'; url: string } | { state: 'processing' } | { state: 'gone' }> {
+  const [row] = await deps.database.db
+    .select({
+      state: uploads.state,
+      type: items.type,
+      slug: items.slug,
+      hiddenAt: items.hiddenAt,
+    })
+    .from(uploads)
+    .leftJoin(items, eq(items.id, uploads.itemId))
+    .where(eq(uploads.id, uploadId))
+    .limit(1);
+  if (!row) return { state: 'gone' };
+  if (row.state === 'processing') return { state: 'processing' };
+  if (row.state === 'ready' && row.type && row.slug && !row.hiddenAt) {
+    return { state: 'ready', url: itemPageUrl(deps.config, { type: row.type, slug: row.slug }) };
+  }
+  return { state: 'gone' };
 }
 
 async function sendUploadJob(jobs: JobQueue, uploadId: string, db: SqlExecutor): Promise<void> {

@@ -37,6 +37,10 @@ const itemPage = signedInPage(() => import('@/features/item').then((m) => m.Item
 const categoryPage = signedInPage(() =>
   import('@/features/categories').then((m) => m.CategoryPage),
 );
+const uploadPage = signedInPage(() => import('@/features/uploads').then((m) => m.UploadPage));
+const myUploadsPage = signedInPage(() => import('@/features/uploads').then((m) => m.MyUploadsPage));
+const adminPage = signedInPage(() => import('@/features/uploads').then((m) => m.AdminPage));
+const settingsPage = signedInPage(() => import('@/features/settings').then((m) => m.SettingsPage));
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
 
@@ -70,6 +74,10 @@ const routeTree = (
         <Route index {...pageRoute(homePage)} />
         <Route path="search/:query" {...pageRoute(searchPage)} />
         <Route path="favorite" {...pageRoute(favoritesPage)} />
+        <Route path="upload" {...pageRoute(uploadPage)} />
+        <Route path="uploads" {...pageRoute(myUploadsPage)} />
+        <Route path="admin" {...pageRoute(adminPage)} />
+        <Route path="settings" {...pageRoute(settingsPage)} />
         <Route path=":type/:slug" {...pageRoute(itemPage)} />
         <Route path=":category" {...pageRoute(categoryPage)} />
       </Route>

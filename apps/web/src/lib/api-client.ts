@@ -164,3 +164,12 @@ export function apiDelete<T>(
 ) {
   return apiRequest<T>({ ...options, method: 'DELETE', path, schema });
 }
+
+export function apiPatch<T>(
+  path: string,
+  body: unknown,
+  schema: SchemaInput<T> | null,
+  options: ApiRequestOptions = {},
+) {
+  return apiRequest<T>({ ...options, method: 'PATCH', path, body, schema });
+}

@@ -13,6 +13,7 @@ import {
   relatedQueryOptions,
 } from '@/features/content';
 import type { ContentItem } from '@/features/content';
+import { ItemManageActions } from '@/features/uploads';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { CreatorInfo } from './creator-info.tsx';
 import { ItemActions } from './item-actions.tsx';
@@ -61,7 +62,10 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
             <div className="min-w-0 flex-1">
               <ItemMedia item={item} />
             </div>
-            <ItemActions item={item} slug={slug} />
+            <div className="flex flex-col gap-4">
+              <ItemActions item={item} slug={slug} />
+              <ItemManageActions itemId={String(item.id)} />
+            </div>
           </div>
         </div>
       </div>

@@ -1,5 +1,5 @@
 import type { SessionUser } from '@sticky/contracts';
-import { ChevronDown, Heart } from 'lucide-react';
+import { ChevronDown, Heart, Upload } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
@@ -13,7 +13,7 @@ const CategoriesDialog = lazy(() =>
 
 export { SearchBox } from './search-box.tsx';
 
-/** The signed-in half of the header row: Categories, Favorite GIFs and the user menu. */
+/** The signed-in half of the header row: Categories, Upload, Favorite GIFs and the user menu. */
 export function SignedInNav({ user }: { user: SessionUser }) {
   const isMediumScreen = useMediaQuery(mediumScreenQuery);
   const [isCategoriesOpen, setIsCategoriesOpen] = useState(false);
@@ -49,6 +49,17 @@ export function SignedInNav({ user }: { user: SessionUser }) {
         Categories
         <ChevronDown className="size-4" aria-hidden="true" />
       </button>
+      {user.canUpload && (
+        <NavLink
+          to="/upload"
+          className={({ isActive }) =>
+            `${buttonStyles.ghost} whitespace-nowrap max-sm:px-2 ${isActive ? 'bg-white/10 text-white' : ''}`
+          }
+        >
+          <Upload className="size-4 text-violet-300" aria-hidden="true" />
+          <span className="max-sm:sr-only">Upload</span>
+        </NavLink>
+      )}
       <NavLink
         to="/favorite"
         className={({ isActive }) =>

@@ -89,7 +89,14 @@ describe('header, signed in, medium and large screens', () => {
     const items = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
-    expect(items).toEqual(['Home', 'Logout', 'Sign out everywhere']);
+    expect(items).toEqual([
+      'Home',
+      'Upload',
+      'My uploads',
+      'Settings',
+      'Logout',
+      'Sign out everywhere',
+    ]);
     expect(within(menu).getByRole('menuitem', { name: 'Home' })).toHaveAttribute('href', '/');
   });
 
@@ -151,7 +158,15 @@ describe('header, signed in, small screens', () => {
     const items = within(menu)
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
-    expect(items).toEqual(['Home', 'Categories', 'Logout', 'Sign out everywhere']);
+    expect(items).toEqual([
+      'Home',
+      'Upload',
+      'My uploads',
+      'Settings',
+      'Categories',
+      'Logout',
+      'Sign out everywhere',
+    ]);
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Categories' }));
     const dialog = await screen.findByRole('dialog', { name: 'Categories' });

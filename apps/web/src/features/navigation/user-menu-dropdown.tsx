@@ -1,5 +1,14 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { House, LayoutGrid, LogOut, MonitorSmartphone } from 'lucide-react';
+import {
+  House,
+  Images,
+  KeyRound,
+  LayoutGrid,
+  LogOut,
+  MonitorSmartphone,
+  ShieldCheck,
+  Upload,
+} from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth';
@@ -15,7 +24,10 @@ const itemClass =
   'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-100 outline-none ' +
   'data-[highlighted]:bg-violet-500/20 data-[highlighted]:text-white data-[disabled]:opacity-50';
 
-/** The avatar button and its menu: Home, Categories (small screens), Logout, Sign out everywhere. */
+/**
+ * The avatar button and its menu: Home, Upload, My uploads, Settings, Admin (admins),
+ * Categories (small screens), Logout, Sign out everywhere.
+ */
 export function UserMenuDropdown({
   user,
   showCategories,
@@ -61,6 +73,34 @@ export function UserMenuDropdown({
               Home
             </Link>
           </DropdownMenu.Item>
+          {user.canUpload && (
+            <DropdownMenu.Item asChild className={itemClass}>
+              <Link to="/upload">
+                <Upload className="size-4" aria-hidden="true" />
+                Upload
+              </Link>
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to="/uploads">
+              <Images className="size-4" aria-hidden="true" />
+              My uploads
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClass}>
+            <Link to="/settings">
+              <KeyRound className="size-4" aria-hidden="true" />
+              Settings
+            </Link>
+          </DropdownMenu.Item>
+          {user.isAdmin && (
+            <DropdownMenu.Item asChild className={itemClass}>
+              <Link to="/admin">
+                <ShieldCheck className="size-4" aria-hidden="true" />
+                Admin
+              </Link>
+            </DropdownMenu.Item>
+          )}
           {showCategories && (
             <DropdownMenu.Item
               className={itemClass}

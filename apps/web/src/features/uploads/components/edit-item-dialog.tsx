@@ -1,0 +1,91 @@
+import type { ItemDetails } from '@sticky/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { notify } from '@/lib/notify.ts';
+import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
+import type { UploadFieldValues } from '../api/send-upload.ts';
+import { ItemFields } from './item-fields.tsx';
+import { Modal } from './modal.tsx';
+
+function toValues(details: ItemDetails): UploadFieldValues {
+  return {
+    title: details.title,
+    tags: details.tags,
+    type: details.type === 'sticker' ? 'sticker' : 'gif',
+    category: details.category ?? '',
+    rating: details.rating,
+    source: details.sourceUrl,
+  };
+}
+
+interface EditItemDialogProps {
+  itemId: string;
+  details: ItemDetails;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Edits an item's details (its owner or an admin); every list shows the change at once. */
+export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItemDialogProps) {
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState(() => toValues(details));
+  const save = useMutation({
+    mutationFn: () =>
+      updateItem(itemId, {
+        title: values.title,
+        tags: values.tags,
+        ...(details.type === 'text' ? {} : { type: values.type }),
+        category: values.category.trim() || null,
+        rating: values.rating,
+        sourceUrl: values.source.trim(),
+      }),
+    onSuccess: async () => {
+      await refreshAfterItemChange(queryClient, itemId);
+      onOpenChange(false);
+      void notify('success', 'Changes saved');
+    },
+  });
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Modal
+      title="Edit item"
+      open={open}
+      onOpenChange={(next) => {
+        if (next) setValues(toValues(details));
+        save.reset();
+        onOpenChange(next);
+      }}
+    >
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+        <ItemFields
+          values={values}
+          onChange={setValues}
+          isDisabled={save.isPending}
+          isTypeFixed={details.type === 'text'}
+        />
+        {save.error && (
+          <p role="alert" className="text-sm text-red-300">
+            {save.error.message}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button
+            type="button"
+            className={buttonStyles.secondary}
+            onClick={() => onOpenChange(false)}
+          >
+            Cancel
+          </button>
+          <button type="submit" className={buttonStyles.primary} aria-disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

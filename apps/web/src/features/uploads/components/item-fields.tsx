@@ -1,0 +1,118 @@
+import { itemRatingLabels } from '@sticky/contracts';
+import type { ItemRating, UploadItemType } from '@sticky/contracts';
+import { useId } from 'react';
+import type { UploadFieldValues } from '../api/send-upload.ts';
+import { TagInput } from './tag-input.tsx';
+
+export const fieldClass =
+  'w-full rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white ' +
+  'placeholder:text-gray-500 focus-visible:outline-2 focus-visible:outline-violet-400 disabled:opacity-60';
+const labelClass = 'text-sm font-medium text-gray-200';
+
+interface ItemFieldsProps {
+  values: UploadFieldValues;
+  onChange: (values: UploadFieldValues) => void;
+  isDisabled?: boolean;
+  /** Animated text keeps its type. */
+  isTypeFixed?: boolean;
+}
+
+/** Title, tags, type, category, rating and source: what a person says about an item. */
+export function ItemFields({
+  values,
+  onChange,
+  isDisabled = false,
+  isTypeFixed = false,
+}: ItemFieldsProps) {
+  const id = useId();
+  const set = <K extends keyof UploadFieldValues>(key: K, value: UploadFieldValues[K]) =>
+    onChange({ ...values, [key]: value });
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <div className="flex flex-col gap-1 sm:col-span-2">
+        <label htmlFor={`${id}-title`} className={labelClass}>
+          Title
+        </label>
+        <input
+          id={`${id}-title`}
+          value={values.title}
+          maxLength={200}
+          required
+          disabled={isDisabled}
+          onChange={(event) => set('title', event.target.value)}
+          className={fieldClass}
+        />
+      </div>
+      <div className="sm:col-span-2">
+        <TagInput
+          label="Tags"
+          tags={values.tags}
+          isDisabled={isDisabled}
+          onChange={(tags) => set('tags', tags)}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-type`} className={labelClass}>
+          Type
+        </label>
+        <select
+          id={`${id}-type`}
+          value={values.type}
+          disabled={isDisabled || isTypeFixed}
+          onChange={(event) => set('type', event.target.value as UploadItemType)}
+          className={fieldClass}
+        >
+          <option value="gif">GIF</option>
+          <option value="sticker">Sticker</option>
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-rating`} className={labelClass}>
+          Rating
+        </label>
+        <select
+          id={`${id}-rating`}
+          value={values.rating}
+          disabled={isDisabled}
+          onChange={(event) => set('rating', event.target.value as ItemRating)}
+          className={fieldClass}
+        >
+          {Object.entries(itemRatingLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-category`} className={labelClass}>
+          Category
+        </label>
+        <input
+          id={`${id}-category`}
+          value={values.category}
+          maxLength={100}
+          disabled={isDisabled}
+          placeholder="Reactions/Happy"
+          onChange={(event) => set('category', event.target.value)}
+          className={fieldClass}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-source`} className={labelClass}>
+          Source URL
+        </label>
+        <input
+          id={`${id}-source`}
+          type="url"
+          value={values.source}
+          maxLength={2000}
+          disabled={isDisabled}
+          placeholder="https://"
+          onChange={(event) => set('source', event.target.value)}
+          className={fieldClass}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import type { Upload, UploadState } from '@sticky/contracts';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { ErrorState, LoadingIndicator } from '@/features/content';
+import { notify } from '@/lib/notify.ts';
+import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
+import { uploadsQueryOptions } from '../api/uploads-list.ts';
+import type { UploadsScope } from '../api/uploads-list.ts';
+import { getItemPagePath, getItemPageUrl } from '../item-links.ts';
+import { DeleteItemDialog } from './delete-item-dialog.tsx';
+import { EditItemDialog } from './edit-item-dialog.tsx';
+import { UploadStateBadge } from './upload-state-badge.tsx';
+
+const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
+  { value: undefined, label: 'All' },
+  { value: 'processing', label: 'Processing' },
+  { value: 'ready', label: 'Ready' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'hidden', label: 'Hidden' },
+];
+
+const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
+  const queryClient = useQueryClient();
+  const [isEditing, setIsEditing] = useState(false);
+  const [isDeleting, setIsDeleting] = useState(false);
+  const { itemId, details } = upload;
+  const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
+  const toggleHidden = useMutation({
+    mutationFn: () => updateItem(itemId!, { isHidden: upload.state !== 'hidden' }),
+    onSuccess: async (item) => {
+      await refreshAfterItemChange(queryClient, item.id);
+      void notify('success', item.isHidden ? 'Item hidden' : 'Item visible again');
+    },
+    onError: (error) => void notify('error', error.message),
+  });
+  const onCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(getItemPageUrl(itemId!, details.type));
+      void notify('success', 'Link Copied!');
+    } catch {
+      void notify('error', 'Could not copy the link');
+    }
+  };
+  return (
+    <li className="flex flex-col gap-3 rounded-xl border border-white/10 bg-white/5 p-3 sm:flex-row sm:items-center">
+      <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-gray-950">
+        {upload.previewUrl ? (
+          <img src={upload.previewUrl} alt={details.title} className="size-full object-contain" />
+        ) : (
+          <span className="text-xs text-gray-400">No preview</span>
+        )}
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex flex-wrap items-center gap-2">
+          {hasItem && upload.state === 'ready' ? (
+            <Link
+              to={getItemPagePath(itemId!, details.type)}
+              className="truncate font-semibold text-white hover:underline"
+            >
+              {details.title}
+            </Link>
+          ) : (
+            <span className="truncate font-semibold text-white">{details.title}</span>
+          )}
+          <UploadStateBadge state={upload.state} />
+        </div>
+        <p className="truncate text-xs text-gray-400">
+          {upload.fileName} · {formatBytes(upload.bytes)} ·{' '}
+          <time dateTime={upload.createdAt}>{new Date(upload.createdAt).toLocaleString()}</time>
+          {upload.uploader && (
+            <>
+              {' · by '}
+              <span className="text-gray-200">
+                {upload.uploader.name} ({upload.uploader.email})
+              </span>
+            </>
+          )}
+        </p>
+        {upload.reason && <p className="text-sm text-red-300">{upload.reason}</p>}
+      </div>
+      {hasItem && (
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className={smallButton} onClick={() => setIsEditing(true)}>
+            <Pencil className="size-3.5" aria-hidden="true" />
+            Edit<span className="sr-only"> {details.title}</span>
+          </button>
+          {upload.state === 'ready' && (
+            <button type="button" className={smallButton} onClick={() => void onCopy()}>
+              <Link2 className="size-3.5" aria-hidden="true" />
+              Copy link<span className="sr-only"> of {details.title}</span>
+            </button>
+          )}
+          {scope === 'everyone' && (
+            <button
+              type="button"
+              className={smallButton}
+              aria-disabled={toggleHidden.isPending}
+              onClick={() => !toggleHidden.isPending && toggleHidden.mutate()}
+            >
+              {upload.state === 'hidden' ? (
+                <Eye className="size-3.5" aria-hidden="true" />
+              ) : (
+                <EyeOff className="size-3.5" aria-hidden="true" />
+              )}
+              {upload.state === 'hidden' ? 'Unhide' : 'Hide'}
+              <span className="sr-only"> {details.title}</span>
+            </button>
+          )}
+          <button type="button" className={smallButton} onClick={() => setIsDeleting(true)}>
+            <Trash2 className="size-3.5" aria-hidden="true" />
+            Delete<span className="sr-only"> {details.title}</span>
+          </button>
+          <EditItemDialog
+            itemId={itemId!}
+            details={details}
+            open={isEditing}
+            onOpenChange={setIsEditing}
+          />
+          <DeleteItemDialog
+            itemId={itemId!}
+            title={details.title}
+            open={isDeleting}
+            onOpenChange={setIsDeleting}
+          />
+        </div>
+      )}
+    </li>
+  );
+}
+
+interface UploadsTableProps {
+  scope: UploadsScope;
+  label: string;
+  emptyText: string;
+}
+
+/** Uploads newest first with their state, filtered by state, a page at a time. */
+export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
+  const [state, setState] = useState<UploadState | undefined>(undefined);
+  const query = useInfiniteQuery(uploadsQueryOptions(scope, state));
+  const uploads = query.data?.pages.flatMap((page) => page.uploads) ?? [];
+  return (
+    <div className="flex flex-col gap-4">
+      <div role="group" aria-label="Show uploads" className="flex flex-wrap gap-2">
+        {stateFilters.map((filter) => (
+          <button
+            key={filter.label}
+            type="button"
+            aria-pressed={state === filter.value}
+            onClick={() => setState(filter.value)}
+            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
+          >
+            {filter.label}
+          </button>
+        ))}
+      </div>
+      {query.isPending ? (
+        <LoadingIndicator label="Loading uploads…" />
+      ) : query.error ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : uploads.length === 0 ? (
+        <p className="py-8 text-center text-gray-300">{emptyText}</p>
+      ) : (
+        <ul aria-label={label} className="flex flex-col gap-3">
+          {uploads.map((upload) => (
+            <UploadRow key={upload.id} upload={upload} scope={scope} />
+          ))}
+        </ul>
+      )}
+      {query.hasNextPage && (
+        <button
+          type="button"
+          className={`${buttonStyles.secondary} self-center`}
+          aria-disabled={query.isFetchingNextPage}
+          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
+        >
+          {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </div>
+  );
+}

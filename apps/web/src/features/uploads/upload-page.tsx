@@ -1,0 +1,425 @@
+import { titleFromFileName, uploadMediaTypes } from '@sticky/contracts';
+import type { ItemDetails, UploadLimitsResponse } from '@sticky/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Copy, ImagePlus, Upload as UploadIcon, X } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { Link } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { ErrorState, LoadingIndicator } from '@/features/content';
+import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { recentUploadsQueryOptions } from './api/recent-uploads.ts';
+import { sendUpload } from './api/send-upload.ts';
+import type { UploadFieldValues } from './api/send-upload.ts';
+import { uploadLimitsQueryOptions } from './api/upload-limits.ts';
+import { uploadsQueryKey } from './api/uploads-list.ts';
+import { EditItemDialog } from './components/edit-item-dialog.tsx';
+import { ItemFields } from './components/item-fields.tsx';
+import { getItemPagePath } from './item-links.ts';
+import { hasTransparency } from './transparency.ts';
+
+type DraftStatus = 'waiting' | 'sending' | 'processing' | 'ready' | 'failed';
+
+interface Draft {
+  key: string;
+  file: File;
+  previewUrl: string;
+  values: UploadFieldValues;
+  status: DraftStatus;
+  sentBytes: number;
+  totalBytes: number;
+  reason: string | null;
+  uploadId: string | null;
+  itemId: string | null;
+}
+
+/** Files sent at once: the rest wait their turn, each with its own progress. */
+const PARALLEL_SENDS = 2;
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function toDetails(values: UploadFieldValues): ItemDetails {
+  return {
+    title: values.title,
+    tags: values.tags,
+    type: values.type,
+    category: values.category || null,
+    rating: values.rating,
+    sourceUrl: values.source,
+  };
+}
+
+function DraftRow({
+  draft,
+  canApplyToAll,
+  onChange,
+  onApplyToAll,
+  onRemove,
+}: {
+  draft: Draft;
+  canApplyToAll: boolean;
+  onChange: (values: UploadFieldValues) => void;
+  onApplyToAll: () => void;
+  onRemove: () => void;
+}) {
+  const [isEditing, setIsEditing] = useState(false);
+  const headingId = useId();
+  const isEditable = draft.status === 'waiting';
+  return (
+    <li
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 rounded-2xl border border-white/10 bg-white/5 p-4 md:flex-row"
+    >
+      <div className="flex w-full shrink-0 flex-col gap-2 md:w-48">
+        <div className="flex aspect-square items-center justify-center overflow-hidden rounded-xl bg-gray-950">
+          <img
+            src={draft.previewUrl}
+            alt={`Preview of ${draft.file.name}`}
+            className="max-h-full max-w-full object-contain"
+          />
+        </div>
+        <h2 id={headingId} className="truncate text-sm font-semibold text-white">
+          {draft.file.name}
+        </h2>
+        <p className="text-xs text-gray-400">{formatBytes(draft.file.size)}</p>
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-3">
+        <div aria-live="polite" className="flex flex-col gap-1">
+          {draft.status === 'sending' && (
+            <>
+              <progress
+                value={draft.sentBytes}
+                max={draft.totalBytes || draft.file.size}
+                aria-label={`Sending ${draft.file.name}`}
+                className="h-2 w-full overflow-hidden rounded-full accent-violet-500"
+              />
+              <p className="text-xs text-gray-300">
+                Sending {formatBytes(draft.sentBytes)} of{' '}
+                {formatBytes(draft.totalBytes || draft.file.size)}
+              </p>
+            </>
+          )}
+          {draft.status === 'processing' && (
+            <p className="text-sm font-semibold text-amber-200">Processing</p>
+          )}
+          {draft.status === 'ready' && draft.itemId && (
+            <p className="flex flex-wrap items-center gap-3 text-sm">
+              <span className="font-semibold text-emerald-200">Ready</span>
+              <Link
+                to={getItemPagePath(draft.itemId, draft.values.type)}
+                className="text-violet-200 underline hover:text-white"
+              >
+                Open {draft.values.title}
+              </Link>
+              <button
+                type="button"
+                className={`${buttonStyles.secondary} px-3 py-1 text-xs`}
+                onClick={() => setIsEditing(true)}
+              >
+                Edit details<span className="sr-only"> of {draft.values.title}</span>
+              </button>
+              <EditItemDialog
+                itemId={draft.itemId}
+                details={toDetails(draft.values)}
+                open={isEditing}
+                onOpenChange={setIsEditing}
+              />
+            </p>
+          )}
+          {draft.status === 'failed' && (
+            <p role="alert" className="text-sm text-red-300">
+              {draft.reason}
+            </p>
+          )}
+        </div>
+        <ItemFields values={draft.values} onChange={onChange} isDisabled={!isEditable} />
+        {isEditable && (
+          <div className="flex flex-wrap gap-2">
+            {canApplyToAll && (
+              <button
+                type="button"
+                className={`${buttonStyles.secondary} px-3 py-1.5 text-xs`}
+                onClick={onApplyToAll}
+              >
+                <Copy className="size-3.5" aria-hidden="true" />
+                Apply tags, category and rating to all
+              </button>
+            )}
+            <button
+              type="button"
+              className={`${buttonStyles.ghost} px-3 py-1.5 text-xs`}
+              onClick={onRemove}
+            >
+              <X className="size-3.5" aria-hidden="true" />
+              Remove<span className="sr-only"> {draft.file.name}</span>
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function LimitsLine({ limits }: { limits: UploadLimitsResponse }) {
+  return (
+    <p className="text-sm text-gray-300">
+      GIF, animated WebP, PNG or JPEG, up to {formatBytes(limits.maxFileBytes)} each. Today:{' '}
+      {limits.itemsUsedToday} of {limits.itemsPerDay} files, {formatBytes(limits.bytesUsedToday)} of{' '}
+      {formatBytes(limits.bytesPerDay)}.
+    </p>
+  );
+}
+
+/**
+ * Upload (docs/web.md, "Upload"): drop files anywhere on the page, paste them, or choose them;
+ * each gets a row to describe it, then its progress in bytes, Processing, and Ready with a link
+ * to its item, or the reason it was refused. One bad file never costs the others.
+ */
+export function UploadPage() {
+  useDocumentTitle('Upload');
+  const queryClient = useQueryClient();
+  const limits = useQuery(uploadLimitsQueryOptions());
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const draftsRef = useRef(drafts);
+  draftsRef.current = drafts;
+  const inputId = useId();
+  const nextKey = useRef(0);
+
+  const update = useCallback((key: string, change: Partial<Draft>) => {
+    setDrafts((current) =>
+      current.map((draft) => (draft.key === key ? { ...draft, ...change } : draft)),
+    );
+  }, []);
+
+  const addFiles = useCallback(
+    (files: readonly File[]) => {
+      const maxBytes = limits.data?.maxFileBytes;
+      const added: Draft[] = files.map((file) => {
+        nextKey.current += 1;
+        const isTooBig = maxBytes !== undefined && file.size > maxBytes;
+        return {
+          key: `draft-${nextKey.current}`,
+          file,
+          previewUrl: URL.createObjectURL(file),
+          values: {
+            title: titleFromFileName(file.name),
+            tags: [],
+            type: 'gif',
+            category: '',
+            rating: 'g',
+            source: '',
+          },
+          status: isTooBig ? 'failed' : 'waiting',
+          sentBytes: 0,
+          totalBytes: file.size,
+          reason: isTooBig
+            ? `${file.name} is over the limit of ${formatBytes(maxBytes)} per file: send a smaller file.`
+            : null,
+          uploadId: null,
+          itemId: null,
+        };
+      });
+      setDrafts((current) => [...current, ...added]);
+      for (const draft of added) {
+        void hasTransparency(draft.file).then((isTransparent) => {
+          if (!isTransparent) return;
+          setDrafts((current) =>
+            current.map((entry) =>
+              entry.key === draft.key && entry.status === 'waiting'
+                ? { ...entry, values: { ...entry.values, type: 'sticker' } }
+                : entry,
+            ),
+          );
+        });
+      }
+    },
+    [limits.data?.maxFileBytes],
+  );
+
+  // Object URLs live as long as their rows.
+  useEffect(
+    () => () => {
+      for (const draft of draftsRef.current) URL.revokeObjectURL(draft.previewUrl);
+    },
+    [],
+  );
+
+  // Pasted images (a screenshot, a copied GIF) join the list, wherever focus is.
+  useEffect(() => {
+    const onPaste = (event: ClipboardEvent) => {
+      const files = [...(event.clipboardData?.files ?? [])];
+      if (files.length === 0) return;
+      event.preventDefault();
+      addFiles(files);
+    };
+    window.addEventListener('paste', onPaste);
+    return () => window.removeEventListener('paste', onPaste);
+  }, [addFiles]);
+
+  const { getRootProps, isDragActive } = useDropzone({
+    onDrop: (files) => addFiles(files),
+    noClick: true,
+    noKeyboard: true,
+  });
+
+  const sendOne = async (draft: Draft) => {
+    update(draft.key, { status: 'sending', sentBytes: 0 });
+    try {
+      const receipt = await sendUpload(draft.file, draft.values, {
+        onProgress: (sentBytes, totalBytes) => update(draft.key, { sentBytes, totalBytes }),
+      });
+      update(draft.key, {
+        status: receipt.state === 'processing' ? 'processing' : 'ready',
+        uploadId: receipt.uploadId,
+        itemId: receipt.itemId,
+      });
+    } catch (error) {
+      update(draft.key, { status: 'failed', reason: (error as Error).message });
+    }
+  };
+
+  const sendAll = async () => {
+    const queue = draftsRef.current.filter((draft) => draft.status === 'waiting');
+    const workers = Array.from({ length: PARALLEL_SENDS }, async () => {
+      for (let draft = queue.shift(); draft; draft = queue.shift()) {
+        // The row as it is now: edited since the button was pressed, or removed.
+        const current = draftsRef.current.find((entry) => entry.key === draft!.key);
+        if (current?.status === 'waiting') await sendOne(current);
+      }
+    });
+    await Promise.all(workers);
+    await queryClient.invalidateQueries({ queryKey: uploadsQueryKey });
+  };
+
+  // Follow sent files until they are items (or refused).
+  const processing = drafts.filter((draft) => draft.status === 'processing');
+  const recent = useQuery(recentUploadsQueryOptions(processing.length > 0));
+  useEffect(() => {
+    if (!recent.data) return;
+    const byId = new Map(recent.data.uploads.map((upload) => [upload.id, upload]));
+    for (const draft of draftsRef.current) {
+      const upload = draft.uploadId ? byId.get(draft.uploadId) : undefined;
+      if (draft.status !== 'processing' || !upload || upload.state === 'processing') continue;
+      update(
+        draft.key,
+        upload.state === 'failed'
+          ? { status: 'failed', reason: upload.reason }
+          : {
+              status: 'ready',
+              itemId: upload.itemId,
+              values: {
+                ...draft.values,
+                type: upload.details.type === 'sticker' ? 'sticker' : 'gif',
+              },
+            },
+      );
+    }
+  }, [recent.data, update]);
+
+  const waiting = drafts.filter((draft) => draft.status === 'waiting');
+  const isSending = drafts.some((draft) => draft.status === 'sending');
+
+  if (limits.isPending) return <LoadingIndicator />;
+  if (limits.error) {
+    return <ErrorState message={limits.error.message} onRetry={() => void limits.refetch()} />;
+  }
+  if (!limits.data.canUpload) {
+    return (
+      <div className="flex flex-col gap-3 py-10 text-center">
+        <h1 className="text-3xl font-extrabold">Upload</h1>
+        <p className="text-gray-300">Uploads are not open to you on this server.</p>
+      </div>
+    );
+  }
+
+  return (
+    <div {...getRootProps({ className: 'relative flex min-h-[60vh] flex-col gap-5 outline-none' })}>
+      {isDragActive && (
+        <div className="pointer-events-none fixed inset-0 z-30 flex items-center justify-center border-4 border-dashed border-violet-400 bg-gray-950/80">
+          <p className="text-2xl font-bold text-white">Drop files to upload</p>
+        </div>
+      )}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-3xl font-extrabold">Upload</h1>
+          <LimitsLine limits={limits.data} />
+        </div>
+        <Link to="/uploads" className="text-sm text-violet-200 underline hover:text-white">
+          My uploads
+        </Link>
+      </div>
+      <div className="flex flex-col items-center gap-3 rounded-2xl border-2 border-dashed border-white/20 px-4 py-10 text-center">
+        <ImagePlus className="size-10 text-violet-300" aria-hidden="true" />
+        <p className="text-gray-200">Drop files anywhere on this page, paste them, or</p>
+        <input
+          id={inputId}
+          type="file"
+          multiple
+          accept={uploadMediaTypes.join(',')}
+          className="peer sr-only"
+          onChange={(event) => {
+            addFiles([...(event.target.files ?? [])]);
+            event.target.value = '';
+          }}
+        />
+        <label
+          htmlFor={inputId}
+          className={`${buttonStyles.primary} cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-violet-300`}
+        >
+          Choose files
+        </label>
+      </div>
+      {drafts.length > 0 && (
+        <>
+          <ul aria-label="Files to upload" className="flex flex-col gap-4">
+            {drafts.map((draft) => (
+              <DraftRow
+                key={draft.key}
+                draft={draft}
+                canApplyToAll={waiting.length > 1}
+                onChange={(values) => update(draft.key, { values })}
+                onApplyToAll={() =>
+                  setDrafts((current) =>
+                    current.map((entry) =>
+                      entry.status === 'waiting'
+                        ? {
+                            ...entry,
+                            values: {
+                              ...entry.values,
+                              tags: draft.values.tags,
+                              category: draft.values.category,
+                              rating: draft.values.rating,
+                            },
+                          }
+                        : entry,
+                    ),
+                  )
+                }
+                onRemove={() => {
+                  URL.revokeObjectURL(draft.previewUrl);
+                  setDrafts((current) => current.filter((entry) => entry.key !== draft.key));
+                }}
+              />
+            ))}
+          </ul>
+          <div className="sticky bottom-4 flex justify-end">
+            <button
+              type="button"
+              className={`${buttonStyles.primary} shadow-xl`}
+              aria-disabled={waiting.length === 0 || isSending}
+              onClick={() => {
+                if (waiting.length > 0 && !isSending) void sendAll();
+              }}
+            >
+              <UploadIcon className="size-4" aria-hidden="true" />
+              {waiting.length === 1 ? 'Upload 1 file' : `Upload ${waiting.length} files`}
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
