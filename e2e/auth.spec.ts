@@ -58,8 +58,16 @@ for (const width of widths) {
       const menu = page.getByRole('menu');
       await expect(menu.getByRole('menuitem')).toHaveText(
         width < 768
-          ? ['Home', 'Categories', 'Logout', 'Sign out everywhere']
-          : ['Home', 'Logout', 'Sign out everywhere'],
+          ? [
+              'Home',
+              'Upload',
+              'My uploads',
+              'Settings',
+              'Categories',
+              'Logout',
+              'Sign out everywhere',
+            ]
+          : ['Home', 'Upload', 'My uploads', 'Settings', 'Logout', 'Sign out everywhere'],
       );
       await expectNoSeriousAxeViolations(page, `user menu at ${width}`);
       await page.keyboard.press('Escape');
