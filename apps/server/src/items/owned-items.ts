@@ -10,6 +10,7 @@ import {
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import { isContentAddressedPath } from '../catalog/media-paths.ts';
+import type { VersionWatch } from '../catalog/query/catalog-versions.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { itemCategories, items, renditions } from '../db/schema.ts';
@@ -20,6 +21,8 @@ import type { ItemDetailsRow } from './item-details.ts';
 export interface OwnedItemsDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  /** The app's catalog caches: told of a change at once, so the editor sees it (read your writes). */
+  services?: { versions: Pick<VersionWatch, 'noteCommittedChange'> };
 }
 
 type OwnedItemRow = ItemDetailsRow & {
@@ -163,6 +166,7 @@ export async function updateOwnedItem(
       await tx.execute(sql`SELECT sticky_catalog_version_bump()`);
     }
   });
+  deps.services?.versions.noteCommittedChange();
   return getOwnedItem(deps, user, id);
 }
 
@@ -196,5 +200,6 @@ export async function deleteOwnedItem(
     // Only files the import put in place are ours to remove (older catalogs may name others).
     return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
   });
+  deps.services?.versions.noteCommittedChange();
   await removeUnreferencedFiles(deps.database, deps.config.mediaDir, paths);
 }

@@ -12,6 +12,8 @@ export interface AnimationOptions {
   format?: 'gif' | 'webp';
   /** sharp's convention: 0 plays forever, N plays N times. */
   loop?: number;
+  /** Another seed, other colours: other bytes for the same options (uploads are deduplicated). */
+  seed?: number;
 }
 
 /**
@@ -32,7 +34,12 @@ export async function makeAnimation(options: AnimationOptions): Promise<Buffer> 
           channels: 4,
           background: options.isTransparent
             ? { r: 0, g: 0, b: 0, alpha: 0 }
-            : { r: (20 + index * 37) % 256, g: 90, b: 160, alpha: 1 },
+            : {
+                r: (20 + index * 37) % 256,
+                g: (90 + (options.seed ?? 0) * 7) % 256,
+                b: (160 + Math.floor((options.seed ?? 0) / 37) * 11) % 256,
+                alpha: 1,
+              },
         },
       })
         .composite([

@@ -1,7 +1,7 @@
 import type { ListUploadsResponse, Upload } from '@sticky/contracts';
-import sharp from 'sharp';
-import type { SharpOptions } from 'sharp';
 import type { TestApp } from './app.ts';
+import { makeAnimation as makeMediaAnimation } from './media.ts';
+import type { AnimationOptions } from './media.ts';
 
 export interface FormFile {
   name: string;
@@ -39,36 +39,18 @@ export function buildMultipart(
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A small animation of `frames` frames, each of its own colour: every call makes new bytes. */
-export async function makeAnimation(options: {
-  format: 'gif' | 'webp';
-  frames?: number;
-  size?: number;
-  /** A transparent border around each frame. */
-  isTransparent?: boolean;
-  seed?: number;
-}): Promise<Buffer> {
-  const frames = options.frames ?? 3;
-  const size = options.size ?? 32;
-  const seed = options.seed ?? Math.floor(Math.random() * 1_000_000);
-  const raw = Buffer.alloc(size * size * frames * 4);
-  for (let frame = 0; frame < frames; frame += 1) {
-    for (let y = 0; y < size; y += 1) {
-      for (let x = 0; x < size; x += 1) {
-        const at = ((frame * size + y) * size + x) * 4;
-        const isEdge = x < 4 || y < 4 || x >= size - 4 || y >= size - 4;
-        raw[at] = (seed * 37 + frame * 80) % 256;
-        raw[at + 1] = (seed * 11 + x * 7) % 256;
-        raw[at + 2] = (seed + y * 5) % 256;
-        raw[at + 3] = options.isTransparent && isEdge ? 0 : 255;
-      }
-    }
-  }
-  return sharp(raw, {
-    raw: { width: size, height: size * frames, channels: 4, pageHeight: size },
-  } as SharpOptions)
-    .toFormat(options.format, { loop: 0, delay: Array(frames).fill(100) })
-    .toBuffer();
+let nextSeed = Math.floor(Math.random() * 100_000);
+
+/**
+ * A small animation (test-support/media.ts) in colours no other call of this run had: each
+ * upload is new bytes, never a duplicate of another test's.
+ */
+export function makeAnimation(
+  options: Partial<AnimationOptions> & { format: 'gif' | 'webp'; size?: number },
+): Promise<Buffer> {
+  const { size = 32, ...rest } = options;
+  nextSeed += 1;
+  return makeMediaAnimation({ frames: 3, width: size, height: size, ...rest, seed: nextSeed });
 }
 
 /** Headers of a same-site write by a signed-in browser. */
