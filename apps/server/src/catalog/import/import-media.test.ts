@@ -188,7 +188,9 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
     );
     const categoryOf = new Map(linked.rows.map((row) => [row.sha256, row.name_encoded]));
     for (const entry of manifest) {
-      expect(categoryOf.get(storedOf(entry).sha256), entry.file).toBe(encodeCategoryName(entry.category));
+      expect(categoryOf.get(storedOf(entry).sha256), entry.file).toBe(
+        encodeCategoryName(entry.category),
+      );
     }
   });
 
