@@ -7,10 +7,11 @@ import { benchDir, resultsDir } from './lib/paths.ts';
 import type { QualityResult, QualityScore } from './quality/index.ts';
 import type { SectionFile, SectionName } from './run.ts';
 import type { EndpointName, SearchBenchResult } from './search/index.ts';
+import type { UploadBenchResult } from './uploads/index.ts';
 import type { LighthouseRun, WebBenchResult } from './web/index.ts';
 import { webTargets } from './web/index.ts';
 
-const sections: SectionName[] = ['search', 'web', 'import', 'quality'];
+const sections: SectionName[] = ['search', 'web', 'import', 'uploads', 'quality'];
 
 /** The newest results file of a section (a full run beats a quick one of the same day). */
 function latest<T>(section: SectionName): { file: string; data: SectionFile<T> } | undefined {
@@ -521,6 +522,25 @@ function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefin
   return parts.join('\n\n');
 }
 
+function uploadsSection(entry: { data: SectionFile<UploadBenchResult> } | undefined): string {
+  if (!entry?.data.result)
+    return entry?.data.error ? `Failed: ${entry.data.error.split('\n')[0]}` : 'Not run yet.';
+  const { latency, throughput } = entry.data.result;
+  const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
+  return (
+    `${describeRun(entry.data)}\n\n` +
+    `**Drop to Ready**: ${latency.runs} uploads of one ${mb(latency.file.bytes)} GIF (${latency.file.width}×${latency.file.height}, ${latency.file.frames} frames; ${latency.file.source}) through \`POST /api/uploads\` on an idle server, timed until \`GET /api/uploads\` says Ready:\n\n` +
+    table(
+      ['', 'p50 ms', 'p95 ms', 'max ms'],
+      [
+        ['accepted (202)', latency.acceptedMs.p50, latency.acceptedMs.p95, latency.acceptedMs.max],
+        ['Ready', latency.readyMs.p50, latency.readyMs.p95, latency.readyMs.max],
+      ],
+    ) +
+    `\n\n**Throughput**: ${throughput.files} files (${throughput.megabytes} MB) of ../shared/data/gifs in ${throughput.requests} requests of ${throughput.filesPerRequest}, two at a time; UPLOAD_WORKERS=${throughput.uploadWorkers}, IMPORT_WORKERS=${throughput.importWorkers}: all Ready in ${throughput.seconds} s, **${throughput.filesPerSecond} files/s** (${throughput.megabytesPerSecond} MB/s); ${throughput.failed.length} refused.`
+  );
+}
+
 function scoreRow(label: string, score: QualityScore): Array<string | number> {
   return [
     label,
@@ -648,6 +668,10 @@ ${web.text}
 ## 3. Import and animated text
 
 ${importSection(latest<ImportBenchResult>('import'))}
+
+## 3b. Uploads
+
+${uploadsSection(latest<UploadBenchResult>('uploads'))}
 
 ## 4. Search quality
 

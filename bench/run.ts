@@ -12,9 +12,10 @@ import { gifsDir, repoRoot, resultsDir, sharedDir, webDistDir } from './lib/path
 import { runQualityBench } from './quality/index.ts';
 import { writeReadme } from './report.ts';
 import { runSearchBench } from './search/index.ts';
+import { runUploadsBench } from './uploads/index.ts';
 import { runWebBench } from './web/index.ts';
 
-export const sectionNames = ['quality', 'import', 'web', 'search'] as const;
+export const sectionNames = ['quality', 'import', 'web', 'search', 'uploads'] as const;
 export type SectionName = (typeof sectionNames)[number];
 
 export interface SectionFile<T = unknown> {
@@ -31,7 +32,7 @@ export interface SectionFile<T = unknown> {
   error?: string;
 }
 
-const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse]`;
+const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse]`;
 
 function readGit(args: string[]): string {
   try {
@@ -178,6 +179,10 @@ async function main(): Promise<number> {
         webDataDir = keptDataDir;
       }
     }
+
+    await runSection('uploads', () =>
+      runUploadsBench({ latencyRuns: isQuick ? 3 : 7, throughputFiles: isQuick ? 20 : undefined }),
+    );
 
     await runSection('web', async () => {
       if (!webDataDir) throw new Error('the import made no catalog to show');

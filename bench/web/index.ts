@@ -137,7 +137,7 @@ async function signIn(server: BenchServer): Promise<{ name: string; value: strin
     DATA_DIR: server.dataDir,
     DATABASE_URL: server.databaseUrl,
   });
-  const user = await upsertUser(server.database.db, {
+  const user = await upsertUser(server.database.db, config, {
     issuer: 'bench',
     subject: 'bench-user',
     email: 'bench@example.com',

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { titleFromFileName } from '@sticky/contracts';
 import { collectImportSources, sourceUrlOf } from '../catalog/import/import-folder.ts';
+import { findFreePort } from '../db/embedded.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
 
@@ -168,12 +169,61 @@ describe('npm run sticky -- import', () => {
     fs.writeFileSync(path.join(busy, 'sticky.pid'), String(process.pid));
     const result = await runCli(['import', folder], { DATA_DIR: busy });
     expect(result.code).toBe(75);
+    // No PostgreSQL of that DATA_DIR is running here to join.
     expect(result.stderr).toContain(`A Sticky server (pid ${process.pid}) is running`);
     expect(result.stderr).toContain('Stop the server');
     expect(result.stderr).toContain('DATABASE_URL');
     expect(fs.readFileSync(path.join(busy, 'sticky.pid'), 'utf8')).toBe(String(process.pid));
     fs.rmSync(busy, { recursive: true, force: true });
   });
+
+  it('imports beside a running server, into the embedded database that server holds', async () => {
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-beside-'));
+    const input = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-beside-input-'));
+    fs.writeFileSync(path.join(input, 'beside-the-server.gif'), await makeGif(201, 4));
+    const port = await findFreePort();
+    const url = `http://localhost:${port}`;
+    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        NODE_ENV: 'test',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATA_DIR: shared,
+        LOG_LEVEL: 'warn',
+        SEED_STARTER_CATALOG: 'false',
+        STICKY_API_KEYS: 'beside-the-server-key-0123456789abcdef',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      await expect
+        .poll(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status, {
+          timeout: 90_000,
+          interval: 200,
+        })
+        .toBe(200);
+      const result = await runCli(['import', input], { DATA_DIR: shared });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('Imported 1, skipped 0 as duplicates, rejected 0');
+      // The running server serves it at once: one database, one media folder.
+      const search = await fetch(
+        `${url}/v1/gifs/search?q=beside&api_key=beside-the-server-key-0123456789abcdef`,
+      );
+      const { data } = (await search.json()) as { data: Array<{ title: string }> };
+      expect(data.map((item) => item.title)).toEqual(['Beside the server']);
+      const still = await fetch(`${url}/readyz`);
+      expect(still.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+      fs.rmSync(shared, { recursive: true, force: true });
+      fs.rmSync(input, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it('explains its usage on an unknown command or a missing argument', async () => {
     const unknown = await runCli(['frobnicate'], { DATA_DIR: dataDir });

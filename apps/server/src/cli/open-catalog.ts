@@ -32,11 +32,12 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
   let opened;
   try {
     // No statement_timeout: a bulk import's statements may take as long as they need.
-    opened = await openDatabase(config, log, { poolSize: 10 });
+    // Beside a running server, the import works on that server's database (docs/uploads.md).
+    opened = await openDatabase(config, log, { poolSize: 10, canJoinRunningServer: true });
   } catch (error) {
     if (error instanceof DataDirBusyError) {
       throw new CliError(
-        `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir} and holds its database.\n` +
+        `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir} and holds its database, but its PostgreSQL could not be reached.\n` +
           'Stop the server and run this again, or run both against an external PostgreSQL by setting DATABASE_URL.',
         75,
       );

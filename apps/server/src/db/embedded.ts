@@ -497,6 +497,31 @@ export function acquireDataDirLock(dataDir: string): () => void {
   throw new DataDirBusyError(dataDir, 0);
 }
 
+/**
+ * The URL of the embedded PostgreSQL a running server started for `dataDir`, for another
+ * process on this machine (the import CLI) to work beside it: the cluster's port is in its
+ * postmaster.pid (line 4), the password in DATA_DIR/pg-password. Undefined when no postmaster
+ * of that DATA_DIR is running.
+ */
+export function readRunningClusterUrl(dataDir: string): string | undefined {
+  try {
+    const note = path.join(dataDir, 'pg-location');
+    const pgDir = fs.existsSync(note)
+      ? fs.readFileSync(note, 'utf8').split('\n')[0]!.trim()
+      : path.join(dataDir, 'pg');
+    const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    if (!Number.isInteger(pid) || !isAlive(pid) || !Number.isInteger(port) || port <= 0) {
+      return undefined;
+    }
+    const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+    return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/sticky`;
+  } catch {
+    return undefined;
+  }
+}
+
 export class DataDirBusyError extends Error {
   constructor(
     readonly dataDir: string,

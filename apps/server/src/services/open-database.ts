@@ -5,7 +5,12 @@ import type { CleanupSummary } from '../catalog/import/media-files.ts';
 import type { AppConfig } from '../config/env.ts';
 import { connectDatabase } from '../db/client.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import { acquireDataDirLock, startEmbeddedPostgres } from '../db/embedded.ts';
+import {
+  acquireDataDirLock,
+  DataDirBusyError,
+  readRunningClusterUrl,
+  startEmbeddedPostgres,
+} from '../db/embedded.ts';
 import type { EmbeddedDatabase } from '../db/embedded.ts';
 import { migrateDatabase } from '../db/migrate.ts';
 
@@ -29,18 +34,38 @@ export interface OpenDatabase {
 export async function openDatabase(
   config: AppConfig,
   log: Logger,
-  options: { poolSize: number; statementTimeoutMs?: number },
+  options: {
+    poolSize: number;
+    statementTimeoutMs?: number;
+    /**
+     * When a server holds DATA_DIR's embedded PostgreSQL, use it beside that server (the import
+     * CLI) instead of failing with DataDirBusyError.
+     */
+    canJoinRunningServer?: boolean;
+  },
 ): Promise<OpenDatabase> {
   fs.mkdirSync(config.mediaDir, { recursive: true });
   let releaseLock: (() => void) | undefined;
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
-    releaseLock = acquireDataDirLock(config.dataDir);
+    try {
+      releaseLock = acquireDataDirLock(config.dataDir);
+    } catch (error) {
+      const running =
+        error instanceof DataDirBusyError && options.canJoinRunningServer
+          ? readRunningClusterUrl(config.dataDir)
+          : undefined;
+      if (!running) throw error;
+      url = running;
+      log.info({ dataDir: config.dataDir }, 'using the running server’s embedded PostgreSQL');
+    }
+  }
+  if (!url) {
     try {
       embedded = await startEmbeddedPostgres(config.dataDir, log);
     } catch (error) {
-      releaseLock();
+      releaseLock?.();
       throw error;
     }
     url = embedded.url;
