@@ -76,8 +76,9 @@ export default tseslint.config(
     },
   },
   {
-    // Tool configs and test-runner setup files must export default.
-    files: ['**/*.config.{ts,js,mjs}', 'eslint.config.js', '**/global-setup.ts'],
+    // Tool configs and test-runner setup files must export default, and a declaration of an
+    // untyped package says what the package exports.
+    files: ['**/*.config.{ts,js,mjs}', 'eslint.config.js', '**/global-setup.ts', '**/*.d.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   prettier,

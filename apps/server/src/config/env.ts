@@ -315,8 +315,64 @@ const envSchema = z
     UPLOAD_BYTES_PER_DAY: positiveInt('UPLOAD_BYTES_PER_DAY', 500 * 1024 * 1024),
     UPLOAD_ITEMS_PER_DAY: positiveInt('UPLOAD_ITEMS_PER_DAY', 200),
     UPLOAD_WORKERS: positiveInt('UPLOAD_WORKERS', 2, 64),
+    // Media storage (docs/scaling.md, "Media storage").
+    STORAGE: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const kind = value?.trim().toLowerCase() || 'local';
+        if (kind !== 'local' && kind !== 's3') {
+          ctx.addIssue({
+            code: 'custom',
+            message: `STORAGE must be local or s3, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return kind as 'local' | 's3';
+      }),
+    S3_ENDPOINT: httpUrl('S3_ENDPOINT'),
+    S3_REGION: optionalText,
+    S3_BUCKET: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const bucket = value?.trim() || undefined;
+        if (bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `S3_BUCKET must be a bucket name (3–63 lower-case letters, digits, dots and dashes), got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return bucket;
+      }),
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_FORCE_PATH_STYLE: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value.trim() === '') return undefined;
+        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
+        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
+        ctx.addIssue({
+          code: 'custom',
+          message: `S3_FORCE_PATH_STYLE must be 1 or 0, got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }),
+    MEDIA_PUBLIC_URL: httpUrl('MEDIA_PUBLIC_URL'),
   })
   .superRefine((env, ctx) => {
+    if (env.STORAGE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', message: 'STORAGE=s3 needs S3_BUCKET' });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, got only one',
+      });
+    }
     if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
       ctx.addIssue({
         code: 'custom',
@@ -465,6 +521,19 @@ export interface AppConfig {
    * allow-list makes the instance private and PUBLIC_PREVIEWS does not say otherwise.
    */
   publicPreviews: boolean;
+  /** Where media files live (docs/scaling.md, "Media storage"). */
+  storage:
+    | { kind: 'local' }
+    | {
+        kind: 's3';
+        endpoint: string | undefined;
+        region: string;
+        bucket: string;
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+        forcePathStyle: boolean;
+      };
+  /** Where media URLs point: a CDN or public bucket; unset, this server's /media. */
+  mediaPublicUrl: string | undefined;
   uploads: {
     /** Who may upload: everyone signed in, admins only, or nobody. */
     mode: 'everyone' | 'admins' | 'off';
@@ -564,6 +633,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     minFreeDiskBytes: e.MIN_FREE_DISK_MB * 1024 * 1024,
     publicPreviews:
       e.PUBLIC_PREVIEWS ?? (e.ALLOWED_EMAILS.length === 0 && e.ALLOWED_EMAIL_DOMAINS.length === 0),
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION ?? 'us-east-1',
+            bucket: e.S3_BUCKET!,
+            credentials:
+              e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+                : undefined,
+            // MinIO, Garage and s3rver answer on the endpoint's path; AWS and R2 on a host.
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? Boolean(e.S3_ENDPOINT),
+          }
+        : { kind: 'local' },
+    mediaPublicUrl: e.MEDIA_PUBLIC_URL?.replace(/\/+$/, ''),
     uploads: {
       mode: e.UPLOADS,
       maxFileBytes: Math.min(e.UPLOAD_MAX_BYTES, e.IMPORT_MAX_BYTES),

@@ -10,6 +10,7 @@ import {
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import { isContentAddressedPath } from '../catalog/media-paths.ts';
+import { getMediaStore } from '../storage/media-store.ts';
 import type { VersionWatch } from '../catalog/query/catalog-versions.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -201,5 +202,5 @@ export async function deleteOwnedItem(
     return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
   });
   deps.services?.versions.noteCommittedChange();
-  await removeUnreferencedFiles(deps.database, deps.config.mediaDir, paths);
+  await removeUnreferencedFiles(deps.database, getMediaStore(deps.config), paths);
 }

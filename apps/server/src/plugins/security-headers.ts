@@ -17,6 +17,8 @@ function giphyOrigins(config: AppConfig): { api: string[]; media: string[] } {
 export function buildContentSecurityPolicy(config: AppConfig) {
   const giphy = giphyOrigins(config);
   const analytics = config.analyticsScriptUrl ? [new URL(config.analyticsScriptUrl).origin] : [];
+  // Media served from a CDN or a public bucket (MEDIA_PUBLIC_URL) shows, and is downloaded.
+  const media = config.mediaPublicUrl ? [new URL(config.mediaPublicUrl).origin] : [];
   return {
     defaultSrc: ["'self'"],
     baseUri: ["'self'"],
@@ -26,9 +28,9 @@ export function buildContentSecurityPolicy(config: AppConfig) {
     scriptSrc: ["'self'", ...analytics],
     // react-hot-toast injects its keyframes as a <style> element at run time.
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:', ...giphy.media],
-    mediaSrc: ["'self'", 'blob:', ...giphy.media],
-    connectSrc: ["'self'", ...giphy.api, ...giphy.media, ...analytics],
+    imgSrc: ["'self'", 'data:', 'blob:', ...giphy.media, ...media],
+    mediaSrc: ["'self'", 'blob:', ...giphy.media, ...media],
+    connectSrc: ["'self'", ...giphy.api, ...giphy.media, ...media, ...analytics],
     fontSrc: ["'self'"],
     upgradeInsecureRequests: config.isHttps ? [] : null,
   };

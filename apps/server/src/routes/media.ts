@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isContentAddressedPath, mediaContentTypes } from '../catalog/media-paths.ts';
 import { AppError } from '../lib/app-error.ts';
+import { getMediaStore } from '../storage/media-store.ts';
+import type { MediaStore } from '../storage/media-store.ts';
 import { apiErrorResponses, sendApiError } from '../plugins/error-handler.ts';
 
 const MAX_PATH_LENGTH = 200;
@@ -46,6 +48,7 @@ const mediaSchema = {
 export const mediaRoutes: FastifyPluginAsync = async (app) => {
   const { mediaDir } = app.deps.config;
   fs.mkdirSync(mediaDir, { recursive: true });
+  const store = getMediaStore(app.deps.config);
   // @fastify/static adds its route hidden from the document: describe it instead.
   app.addHook('onRoute', (route) => {
     route.schema = { ...mediaSchema, tags: ['media'], security: [] } as typeof route.schema;
@@ -81,6 +84,10 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     sendApiError(request, reply, new AppError('not_found', 'No such media file.')),
   );
 
+  if (store.kind === 's3') {
+    app.get('/*', (request, reply) => sendStoredMedia(store, request, reply));
+    return;
+  }
   await app.register(fastifyStatic, {
     root: mediaDir,
     prefix: '/',
@@ -102,3 +109,55 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     },
   });
 };
+
+const immutableHeaders = (extension: string) => ({
+  'content-type': mediaContentTypes[extension] ?? 'application/octet-stream',
+  'cache-control': 'public, max-age=31536000, immutable',
+  'x-content-type-options': 'nosniff',
+  'access-control-allow-origin': '*',
+  'accept-ranges': 'bytes',
+});
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n`; undefined for none, null for one we do not serve. */
+function parseRange(
+  header: string | undefined,
+): { start?: number; end?: number } | null | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  const start = match[1] === '' ? undefined : Number(match[1]);
+  const end = match[2] === '' ? undefined : Number(match[2]);
+  if (start !== undefined && end !== undefined && end < start) return null;
+  return { start, end };
+}
+
+/**
+ * A file from the bucket (STORAGE=s3), answered as the local files are: the type its extension
+ * names, a year of immutable caching, ranges, and an ETag that is its name (its content's
+ * SHA-256), so a revalidation is a 304 without touching the bucket.
+ */
+async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply: FastifyReply) {
+  const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
+  const extension = path.extname(key).slice(1);
+  const etag = `"${path.basename(key, path.extname(key))}"`;
+  reply.headers({ ...immutableHeaders(extension), etag });
+  if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
+    return reply.code(304).send();
+  }
+  const range = parseRange(request.headers.range);
+  const object = await store.open(key, range ?? undefined);
+  if (!object) throw new AppError('not_found', 'No such media file.');
+  if (range && !object.range) {
+    object.body.destroy();
+    reply.header('content-range', `bytes */${object.size}`);
+    throw new AppError('range_not_satisfiable', 'The requested range is outside the file.');
+  }
+  if (object.range) {
+    const { start, end } = object.range;
+    reply.code(206).header('content-range', `bytes ${start}-${end}/${object.size}`);
+    reply.header('content-length', end - start + 1);
+  } else {
+    reply.header('content-length', object.size);
+  }
+  return reply.send(object.body);
+}

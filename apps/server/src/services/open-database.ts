@@ -13,6 +13,7 @@ import {
 } from '../db/embedded.ts';
 import type { EmbeddedDatabase } from '../db/embedded.ts';
 import { migrateDatabase } from '../db/migrate.ts';
+import { getMediaStore } from '../storage/media-store.ts';
 
 export interface OpenDatabase {
   database: DatabaseHandle;
@@ -80,8 +81,11 @@ export async function openDatabase(
     releaseLock?.();
   };
   try {
+    // A bucket that cannot be used stops the start with one line saying why (media-store.ts).
+    const store = getMediaStore(config);
+    await store.check();
     await migrateDatabase(database);
-    const cleanup = await cleanupIncompleteImports({ config, database });
+    const cleanup = await cleanupIncompleteImports({ config, database, store });
     if (cleanup.stagingDirsRemoved + cleanup.orphansRemoved > 0) {
       log.info(cleanup, 'removed files left by an incomplete import');
     }

@@ -27,6 +27,7 @@ import { getMediaProcessor } from './media-processor.ts';
 import type { MediaProcessor } from './media-processor.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
 import type { RenderPhase } from './rendition-plan.ts';
+import { getMediaStore } from '../../storage/media-store.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
 import type { Transaction } from './transaction.ts';
@@ -266,10 +267,12 @@ export async function importMedia(
 
     await withTransaction(database, async ({ tx, executor }) => {
       await tx.execute(lockMediaFilesShared);
-      const placement = await placeFiles(config.mediaDir, result.files).catch((error: unknown) => {
-        created = (error as { createdPaths?: string[] }).createdPaths ?? [];
-        throw error;
-      });
+      const placement = await placeFiles(getMediaStore(config), result.files).catch(
+        (error: unknown) => {
+          created = (error as { createdPaths?: string[] }).createdPaths ?? [];
+          throw error;
+        },
+      );
       created = placement.created;
       const creatorId = metadata.creator ? await upsertCreator(tx, metadata.creator) : null;
       await tx.insert(items).values({
@@ -323,7 +326,7 @@ export async function importMedia(
     }
     throw error;
   } finally {
-    await removeUnreferencedFiles(database, config.mediaDir, created).catch(() => {});
+    await removeUnreferencedFiles(database, getMediaStore(config), created).catch(() => {});
     await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }

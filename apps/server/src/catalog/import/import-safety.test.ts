@@ -19,6 +19,7 @@ import {
   makeRemainingRenditions,
   RENDITIONS_QUEUE,
 } from './later-renditions.ts';
+import { getMediaStore } from '../../storage/media-store.ts';
 import { cleanupIncompleteImports } from './media-files.ts';
 import { closeMediaProcessors } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
@@ -432,7 +433,7 @@ describe('importMedia', () => {
     const client = await testApp.database.pool.connect();
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock_shared(726518)');
-    const busy = await cleanupIncompleteImports(deps);
+    const busy = await cleanupIncompleteImports({ ...deps, store: getMediaStore(deps.config) });
     await client.query('COMMIT');
     client.release();
     expect(busy).toMatchObject({ orphansRemoved: 0, isOrphanSweepDone: false });
@@ -440,7 +441,7 @@ describe('importMedia', () => {
     expect(fs.existsSync(crashed)).toBe(false);
     expect(fs.existsSync(path.join(mediaDir, orphan))).toBe(true);
 
-    const summary = await cleanupIncompleteImports(deps);
+    const summary = await cleanupIncompleteImports({ ...deps, store: getMediaStore(deps.config) });
     expect(summary).toMatchObject({ orphansRemoved: 1, isOrphanSweepDone: true });
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(path.join(mediaDir, orphan))).toBe(false);

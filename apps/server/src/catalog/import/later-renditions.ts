@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
 import type { JobQueue, SqlExecutor } from '../../jobs/job-queue.ts';
-import { resolveMediaPath } from '../media-paths.ts';
+import { getMediaStore } from '../../storage/media-store.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   createStagingDir,
@@ -94,14 +94,9 @@ export async function makeLaterRenditions(
     )
     .limit(1);
   if (!source) return { status: 'gone' };
-  let bytes: Buffer;
-  try {
-    bytes = await fsp.readFile(resolveMediaPath(config.mediaDir, source.path));
-  } catch (error) {
-    // Deleted with its item between the query and now.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'gone' };
-    throw error;
-  }
+  const bytes = await getMediaStore(config).read(source.path);
+  // Deleted with its item between the query and now.
+  if (!bytes) return { status: 'gone' };
 
   const processor = deps.processor ?? getMediaProcessor(config.importLimits.workers);
   const stagingDir = await createStagingDir(config.mediaDir);
@@ -126,10 +121,12 @@ export async function makeLaterRenditions(
         .where(eq(items.id, itemId))
         .for('share');
       if (!row) return false;
-      const placement = await placeFiles(config.mediaDir, result.files).catch((error: unknown) => {
-        created = (error as { createdPaths?: string[] }).createdPaths ?? [];
-        throw error;
-      });
+      const placement = await placeFiles(getMediaStore(config), result.files).catch(
+        (error: unknown) => {
+          created = (error as { createdPaths?: string[] }).createdPaths ?? [];
+          throw error;
+        },
+      );
       created = placement.created;
       if (placement.files.length > 0) {
         await tx
@@ -145,7 +142,7 @@ export async function makeLaterRenditions(
     return { status: 'made', renditions: made };
   } finally {
     // Files of ours that no committed row refers to (a rollback, a rendition already there).
-    await removeUnreferencedFiles(database, config.mediaDir, created).catch(() => {});
+    await removeUnreferencedFiles(database, getMediaStore(config), created).catch(() => {});
     await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { renditions } from '../../db/schema.ts';
-import { contentAddressedPath, MEDIA_TEMP_DIR, resolveMediaPath } from '../media-paths.ts';
+import type { MediaStore } from '../../storage/media-store.ts';
+import { contentAddressedPath, isContentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
 import type { RenderedFile } from './render-renditions.ts';
 
 /**
@@ -19,24 +20,6 @@ export async function createStagingDir(mediaDir: string): Promise<string> {
   await fs.mkdir(root, { recursive: true });
   // The pid lets start-up cleanup tell a crashed import from one still running elsewhere.
   return fs.mkdtemp(path.join(root, `${process.pid}-`));
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await fs.open(directory, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export interface PlacedFile extends RenderedFile {
@@ -62,30 +45,22 @@ export function toRenditionRows(
 }
 
 /**
- * Moves staged files to their content-addressed place. Returns every file with its final path,
- * and the paths this call created (a file already there is shared, never overwritten).
+ * Hands staged files to the media store under their content-addressed keys. Returns every file
+ * with its key, and the keys this call created (a file already there is shared, never
+ * overwritten).
  */
 export async function placeFiles(
-  mediaDir: string,
+  store: MediaStore,
   files: readonly RenderedFile[],
 ): Promise<{ files: PlacedFile[]; created: string[] }> {
   const placed: PlacedFile[] = [];
   const created: string[] = [];
-  const touched = new Set<string>();
   try {
     for (const file of files) {
-      const relative = contentAddressedPath(file.sha256, file.format);
-      const target = resolveMediaPath(mediaDir, relative);
-      if (!(await exists(target))) {
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        await fs.rename(file.file, target);
-        created.push(relative);
-        touched.add(path.dirname(target));
-      }
-      placed.push({ ...file, path: relative });
+      const key = contentAddressedPath(file.sha256, file.format);
+      if (await store.put(key, file.file)) created.push(key);
+      placed.push({ ...file, path: key });
     }
-    // The renames are durable only once their directories are flushed.
-    for (const directory of touched) await syncDirectory(directory);
   } catch (error) {
     (error as { createdPaths?: string[] }).createdPaths = created;
     throw error;
@@ -99,7 +74,7 @@ export async function placeFiles(
  */
 export async function removeUnreferencedFiles(
   database: DatabaseHandle,
-  mediaDir: string,
+  store: MediaStore,
   candidates: readonly string[],
 ): Promise<void> {
   if (candidates.length === 0) return;
@@ -112,8 +87,8 @@ export async function removeUnreferencedFiles(
       [candidates],
     );
     const keep = new Set(referenced.rows.map((row) => row.path));
-    for (const relative of candidates) {
-      if (!keep.has(relative)) await fs.rm(resolveMediaPath(mediaDir, relative), { force: true });
+    for (const key of candidates) {
+      if (!keep.has(key) && isContentAddressedPath(key)) await store.remove(key);
     }
     await client.query('COMMIT');
   } catch (error) {
@@ -140,24 +115,6 @@ export interface CleanupSummary {
   isOrphanSweepDone: boolean;
 }
 
-async function listContentAddressedFiles(mediaDir: string): Promise<string[]> {
-  const found: string[] = [];
-  const hex2 = /^[0-9a-f]{2}$/;
-  const level1 = await fs.readdir(mediaDir, { withFileTypes: true }).catch(() => []);
-  for (const first of level1) {
-    if (!first.isDirectory() || !hex2.test(first.name)) continue;
-    const level2 = await fs.readdir(path.join(mediaDir, first.name), { withFileTypes: true });
-    for (const second of level2) {
-      if (!second.isDirectory() || !hex2.test(second.name)) continue;
-      const directory = path.join(mediaDir, first.name, second.name);
-      for (const entry of await fs.readdir(directory, { withFileTypes: true })) {
-        if (entry.isFile()) found.push(`${first.name}/${second.name}/${entry.name}`);
-      }
-    }
-  }
-  return found;
-}
-
 /**
  * Start-up cleanup: removes staging folders left by imports that died (a crash, a kill -9),
  * then files in the media folder that no rendition refers to (moved into place by an import
@@ -166,6 +123,7 @@ async function listContentAddressedFiles(mediaDir: string): Promise<string[]> {
 export async function cleanupIncompleteImports(deps: {
   config: { mediaDir: string };
   database: DatabaseHandle;
+  store: MediaStore;
 }): Promise<CleanupSummary> {
   const { mediaDir } = deps.config;
   const summary: CleanupSummary = {
@@ -190,21 +148,26 @@ export async function cleanupIncompleteImports(deps: {
       [MEDIA_FILES_LOCK],
     );
     if (locked.rows[0]?.locked) {
-      const files = await listContentAddressedFiles(mediaDir);
       // In batches: a large catalog has millions of files.
-      for (let start = 0; start < files.length; start += 10_000) {
-        const batch = files.slice(start, start + 10_000);
+      let batch: string[] = [];
+      const sweep = async () => {
         const referenced = await client.query<{ path: string }>(
           'SELECT DISTINCT path FROM renditions WHERE path = ANY($1::text[])',
           [batch],
         );
         const keep = new Set(referenced.rows.map((row) => row.path));
-        for (const relative of batch) {
-          if (keep.has(relative)) continue;
-          await fs.rm(path.join(mediaDir, relative), { force: true });
+        for (const key of batch) {
+          if (keep.has(key)) continue;
+          await deps.store.remove(key);
           summary.orphansRemoved += 1;
         }
+        batch = [];
+      };
+      for await (const key of deps.store.list()) {
+        batch.push(key);
+        if (batch.length >= 10_000) await sweep();
       }
+      if (batch.length > 0) await sweep();
       summary.isOrphanSweepDone = true;
     }
     await client.query('COMMIT');

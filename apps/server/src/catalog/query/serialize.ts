@@ -18,13 +18,16 @@ export function formatGiphyDateTime(date: Date | null | undefined): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** Where a media file is fetched: MEDIA_PUBLIC_URL (a CDN, a public bucket) or our /media. */
 export function mediaUrl(config: AppConfig, filePath: string): string {
   const encoded = filePath
     .split('/')
     .filter(Boolean)
     .map((segment) => encodeURIComponent(segment))
     .join('/');
-  return `${config.publicUrl}/media/${encoded}`;
+  return config.mediaPublicUrl
+    ? `${config.mediaPublicUrl}/${encoded}`
+    : `${config.publicUrl}/media/${encoded}`;
 }
 
 /** The page on our site for an item: `/:type/:slug` (docs/web.md, "Screens and routes"). */

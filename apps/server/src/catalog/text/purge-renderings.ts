@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { getMediaStore } from '../../storage/media-store.ts';
 import { removeUnreferencedFiles } from '../import/media-files.ts';
 import type { CatalogDeps } from '../query/items.ts';
 
@@ -33,7 +34,7 @@ export async function purgeStaleRenderings(
     const row = result.rows[0];
     const deleted = Number(row?.items ?? 0);
     const paths = row?.paths ?? [];
-    await removeUnreferencedFiles(deps.database, deps.config.mediaDir, paths);
+    await removeUnreferencedFiles(deps.database, getMediaStore(deps.config), paths);
     items += deleted;
     files += paths.length;
     if (deleted < batchSize) return { items, files };
