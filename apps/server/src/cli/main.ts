@@ -6,6 +6,7 @@ import { CliError } from './cli-command.ts';
 const commands: Record<string, () => Promise<CliCommand>> = {
   import: async () => (await import('./import-command.ts')).importCommand,
   seed: async () => (await import('./seed-command.ts')).seedCommand,
+  storage: async () => (await import('./storage-command.ts')).storageCommand,
 };
 
 async function printHelp(): Promise<void> {
