@@ -1,0 +1,241 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CreateUploadsResponse, ListUploadsResponse } from '@sticky/contracts';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from './auth/sessions.ts';
+import { findFreePort, startEmbeddedPostgres } from './db/embedded.ts';
+import type { EmbeddedDatabase } from './db/embedded.ts';
+import { startTestS3 } from './test-support/s3.ts';
+import type { TestS3 } from './test-support/s3.ts';
+import { buildMultipart, makeAnimation } from './test-support/uploads.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const apiKey = 'two-instances-key-0123456789abcdefghij';
+
+interface Instance {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+/**
+ * Two Sticky servers on one PostgreSQL and one S3 bucket, both started here, as a team runs
+ * them behind a load balancer (docs/scaling.md, "Several instances"): whatever one does, the
+ * other serves at once, and either finishes the other's work.
+ */
+describe('two servers on one PostgreSQL and one bucket', () => {
+  let postgres: EmbeddedDatabase;
+  let s3: TestS3;
+  let admin: pg.Pool;
+  let postgresDir: string;
+  const instances: Instance[] = [];
+  let bearer: Record<string, string>;
+  let cookie: string;
+
+  async function startInstance(name: string): Promise<Instance> {
+    const port = await findFreePort();
+    const url = `http://localhost:${port}`;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sticky-${name}-`));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        NODE_ENV: 'test',
+        PORT: String(port),
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        DATABASE_URL: postgres.url,
+        LOG_LEVEL: 'warn',
+        SEED_STARTER_CATALOG: 'false',
+        STICKY_API_KEYS: apiKey,
+        UPLOAD_WORKERS: '1',
+        IMPORT_WORKERS: '1',
+        LOCAL_SIGN_IN: '1',
+        ...s3.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    // Started in beforeAll, where expect.poll is not available: wait by hand.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
+      const status = (await fetch(`${url}/readyz`).catch(() => undefined))?.status;
+      if (status === 200) break;
+      if (Date.now() > deadline) throw new Error(`${name} was not ready in 90 s: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const instance = { name, url, child, output: () => output };
+    instances.push(instance);
+    return instance;
+  }
+
+  const write = (instance: Instance, method: string, route: string, body?: unknown) =>
+    fetch(`${instance.url}${route}`, {
+      method,
+      headers: {
+        cookie,
+        origin: instance.url,
+        'sec-fetch-site': 'same-origin',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const listUploads = async (instance: Instance) =>
+    (
+      (await (
+        await fetch(`${instance.url}/api/uploads?limit=100`, { headers: bearer })
+      ).json()) as ListUploadsResponse
+    ).uploads;
+  const searchTitles = async (instance: Instance, query: string) =>
+    (
+      (await (
+        await fetch(`${instance.url}/v1/gifs/search?q=${query}&api_key=${apiKey}`)
+      ).json()) as { data: Array<{ title: string }> }
+    ).data.map((item) => item.title);
+  const upload = async (instance: Instance, files: Array<{ name: string; bytes: Buffer }>) => {
+    const form = buildMultipart(files);
+    const response = await fetch(`${instance.url}/api/uploads`, {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': form.contentType },
+      body: form.body,
+    });
+    expect(response.status).toBe(202);
+    return ((await response.json()) as CreateUploadsResponse).uploads;
+  };
+  const count = async (sql: string) => (await admin.query<{ n: number }>(sql)).rows[0]!.n;
+
+  beforeAll(async () => {
+    postgresDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-two-pg-'));
+    fs.chmodSync(postgresDir, 0o755);
+    postgres = await startEmbeddedPostgres(postgresDir, pino({ level: 'silent' }));
+    s3 = await startTestS3();
+    await startInstance('a');
+    await startInstance('b');
+    admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
+    // A person, with a session (for the browser's routes) and a token (for uploads).
+    const userId = randomUUID();
+    await admin.query(
+      `INSERT INTO users (id, issuer, subject, email, name) VALUES ($1, 'test', $1, 'pat@example.com', 'Pat')`,
+      [userId],
+    );
+    const session = randomBytes(32).toString('base64url');
+    await admin.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
+      [hashToken(session), userId],
+    );
+    cookie = `sticky_session=${session}`;
+    const secret = `sticky_${randomBytes(32).toString('base64url')}`;
+    await admin.query(
+      `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'test', $3)`,
+      [randomUUID(), userId, hashToken(secret)],
+    );
+    bearer = { authorization: `Bearer ${secret}` };
+  }, 180_000);
+  afterAll(async () => {
+    for (const instance of instances) {
+      instance.child.kill('SIGTERM');
+      await exited(instance.child);
+    }
+    await admin?.end();
+    await s3?.close();
+    await postgres?.stop();
+    fs.rmSync(postgresDir, { recursive: true, force: true });
+  });
+
+  it('serves from B what was uploaded to A, keeps favorites and edits in step', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    const [receipt] = await upload(a, [
+      { name: 'Tandem_otter.gif', bytes: await makeAnimation({ format: 'gif', size: 48 }) },
+    ]);
+    await expect
+      .poll(async () => (await listUploads(b)).find((u) => u.id === receipt!.uploadId)?.state, {
+        timeout: 60_000,
+      })
+      .toBe('ready');
+    const itemId = (await listUploads(b)).find((u) => u.id === receipt!.uploadId)!.itemId!;
+
+    // B serves its media, from the bucket.
+    const gif = (await (await fetch(`${b.url}/v1/gifs/${itemId}?api_key=${apiKey}`)).json()) as {
+      data: { images: { fixed_width: { url: string } } };
+    };
+    const media = await fetch(gif.data.images.fixed_width.url.replace(a.url, b.url));
+    expect(media.status).toBe(200);
+    expect((await s3.listKeys()).length).toBeGreaterThan(0);
+
+    // A favorite made on B is on A.
+    expect((await write(b, 'PUT', `/api/favorites/${itemId}`)).status).toBe(200);
+    const favorites = (await (
+      await fetch(`${a.url}/api/favorites`, { headers: { cookie } })
+    ).json()) as {
+      ids: string[];
+    };
+    expect(favorites.ids).toEqual([itemId]);
+
+    // B answers a search and keeps it; an edit on A moves it on B.
+    expect(await searchTitles(b, 'otter')).toEqual(['Tandem otter']);
+    const edited = await write(a, 'PATCH', `/api/items/${itemId}`, { title: 'Tandem beaver' });
+    expect(edited.status).toBe(200);
+    await expect.poll(() => searchTitles(b, 'otter'), { timeout: 2_000, interval: 20 }).toEqual([]);
+    expect(await searchTitles(b, 'beaver')).toEqual(['Tandem beaver']);
+  }, 120_000);
+
+  it('leaves A’s unfinished uploads to B when A is killed with kill -9', async () => {
+    const [a, b] = instances as [Instance, Instance];
+    // B steps away for a moment, so the job running when A dies is surely A's.
+    b.child.kill('SIGTERM');
+    await exited(b.child);
+    const files = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => ({
+        name: `relay-${index}.gif`,
+        bytes: await makeAnimation({ format: 'gif', frames: 10, size: 150 + index }),
+      })),
+    );
+    const receipts = await upload(a, files);
+    await expect
+      .poll(
+        async () =>
+          (await count(
+            `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'process-uploads' AND state = 'active'`,
+          )) === 1 &&
+          (await count(`SELECT count(*)::int AS n FROM uploads WHERE state = 'processing'`)) > 1,
+        { timeout: 60_000, interval: 20 },
+      )
+      .toBe(true);
+    a.child.kill('SIGKILL');
+    await exited(a.child);
+    const backup = await startInstance('b2');
+    const ids = new Set(receipts.map((receipt) => receipt.uploadId));
+    await expect
+      .poll(
+        async () =>
+          (await listUploads(backup)).filter((u) => ids.has(u.id) && u.state === 'ready').length,
+        { timeout: 120_000, interval: 250 },
+      )
+      .toBe(files.length);
+    expect(await count('SELECT count(*)::int AS n FROM upload_files')).toBe(0);
+    // Every file the items refer to is in the bucket.
+    const keys = new Set(await s3.listKeys());
+    const paths = (await admin.query<{ path: string }>('SELECT DISTINCT path FROM renditions'))
+      .rows;
+    expect(paths.filter((row) => !keys.has(row.path))).toEqual([]);
+  }, 180_000);
+});
