@@ -1,36 +1,25 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CreateUploadsResponse, ListUploadsResponse } from '@sticky/contracts';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from './auth/sessions.ts';
-import { findFreePort, startEmbeddedPostgres } from './db/embedded.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
+import { startServerProcess, waitForExit } from './test-support/processes.ts';
+import type { ServerProcess } from './test-support/processes.ts';
 import { startTestS3 } from './test-support/s3.ts';
 import type { TestS3 } from './test-support/s3.ts';
 import { buildMultipart, makeAnimation } from './test-support/uploads.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const apiKey = 'two-instances-key-0123456789abcdefghij';
 
-interface Instance {
+interface Instance extends ServerProcess {
   name: string;
-  url: string;
-  child: ChildProcess;
-  output: () => string;
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
 
 /**
  * Two Sticky servers on one PostgreSQL and one S3 bucket, both started here, as a team runs
@@ -47,43 +36,18 @@ describe('two servers on one PostgreSQL and one bucket', () => {
   let cookie: string;
 
   async function startInstance(name: string): Promise<Instance> {
-    const port = await findFreePort();
-    const url = `http://localhost:${port}`;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sticky-${name}-`));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: os.tmpdir(),
-        NODE_ENV: 'test',
-        PORT: String(port),
-        PUBLIC_URL: url,
-        DATA_DIR: dataDir,
-        DATABASE_URL: postgres.url,
-        LOG_LEVEL: 'warn',
-        SEED_STARTER_CATALOG: 'false',
-        STICKY_API_KEYS: apiKey,
-        UPLOAD_WORKERS: '1',
-        IMPORT_WORKERS: '1',
-        LOCAL_SIGN_IN: '1',
-        ...s3.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres.url,
+      STICKY_API_KEYS: apiKey,
+      UPLOAD_WORKERS: '1',
+      IMPORT_WORKERS: '1',
+      LOCAL_SIGN_IN: '1',
+      ...s3.env,
     });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    // Started in beforeAll, where expect.poll is not available: wait by hand.
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
-      const status = (await fetch(`${url}/readyz`).catch(() => undefined))?.status;
-      if (status === 200) break;
-      if (Date.now() > deadline) throw new Error(`${name} was not ready in 90 s: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const instance = { name, url, child, output: () => output };
+    server.child.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const instance = { name, ...server };
     instances.push(instance);
     return instance;
   }
@@ -153,7 +117,7 @@ describe('two servers on one PostgreSQL and one bucket', () => {
   afterAll(async () => {
     for (const instance of instances) {
       instance.child.kill('SIGTERM');
-      await exited(instance.child);
+      await waitForExit(instance.child);
     }
     await admin?.end();
     await s3?.close();
@@ -202,7 +166,7 @@ describe('two servers on one PostgreSQL and one bucket', () => {
     const [a, b] = instances as [Instance, Instance];
     // B steps away for a moment, so the job running when A dies is surely A's.
     b.child.kill('SIGTERM');
-    await exited(b.child);
+    await waitForExit(b.child);
     const files = await Promise.all(
       Array.from({ length: 6 }, async (_, index) => ({
         name: `relay-${index}.gif`,
@@ -221,7 +185,7 @@ describe('two servers on one PostgreSQL and one bucket', () => {
       )
       .toBe(true);
     a.child.kill('SIGKILL');
-    await exited(a.child);
+    await waitForExit(a.child);
     const backup = await startInstance('b2');
     const ids = new Set(receipts.map((receipt) => receipt.uploadId));
     await expect

@@ -28,6 +28,11 @@ export interface LocalIssuerOptions {
    * turn this off to play an issuer that has not verified it.
    */
   isEmailVerified?: boolean;
+  /**
+   * Groups every account is in, answered at userinfo only (`groups`), as many issuers do: for
+   * tests of admins by OIDC group (OIDC_ADMIN_GROUPS).
+   */
+  userinfoGroups?: readonly string[];
   /** A TLS proxy sits in front: trust X-Forwarded-Proto when building URLs. */
   isBehindProxy?: boolean;
 }
@@ -203,7 +208,7 @@ async function createProvider(
         resume: 'sticky_oidc_resume',
       },
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     // Put email and name in the ID token itself, like Google does.
     conformIdTokenClaims: false,
     features: {
@@ -243,11 +248,14 @@ async function createProvider(
       if (!account) return undefined;
       return {
         accountId: sub,
-        claims: () => ({
+        claims: (use: string) => ({
           sub,
           email: account.email,
           email_verified: isEmailVerified,
           name: account.name,
+          ...(use === 'userinfo' && options.userinfoGroups
+            ? { groups: [...options.userinfoGroups] }
+            : {}),
         }),
       };
     },

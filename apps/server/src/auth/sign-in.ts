@@ -204,7 +204,11 @@ export function createSignInService({
       if (!claims) throw new SignInError('token_invalid', 'no ID token in the token response');
 
       let profile: Record<string, unknown> = claims;
-      if (readString(claims.email) === undefined) {
+      const needsEmail = readString(claims.email) === undefined;
+      // Admins by group need the groups claim, which many issuers put at userinfo only.
+      const needsGroups =
+        config.admins.oidcGroups.length > 0 && claims[config.admins.groupsClaim] === undefined;
+      if (needsEmail || needsGroups) {
         // Some issuers keep the ID token minimal; the rest is at userinfo, for the same subject.
         try {
           const userInfo = await client.fetchUserInfo(
@@ -212,14 +216,18 @@ export function createSignInService({
             tokens.access_token,
             claims.sub,
           );
-          profile = {
-            ...userInfo,
-            ...claims,
-            email: userInfo.email,
-            email_verified: userInfo.email_verified,
-          };
+          profile = needsEmail
+            ? {
+                ...userInfo,
+                ...claims,
+                email: userInfo.email,
+                email_verified: userInfo.email_verified,
+              }
+            : { ...claims, [config.admins.groupsClaim]: userInfo[config.admins.groupsClaim] };
         } catch (error) {
-          throw toSignInError(error);
+          // Without its email there is no sign-in; without groups, only no admin rights by group
+          // this time (the person signs in as everyone else does).
+          if (needsEmail) throw toSignInError(error);
         }
       }
 

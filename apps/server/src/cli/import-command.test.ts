@@ -1,35 +1,13 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { titleFromFileName } from '@sticky/contracts';
 import { collectImportSources, sourceUrlOf } from '../catalog/import/import-folder.ts';
-import { findFreePort } from '../db/embedded.ts';
 import { createTestDatabase } from '../test-support/database.ts';
+import { runCli, startServerProcess, waitForExit } from '../test-support/processes.ts';
 import type { TestDatabase } from '../test-support/database.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-
-function runCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), LOG_LEVEL: 'silent', ...env },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function makeGif(hue: number, frames = 3): Promise<Buffer> {
   const images = await Promise.all(
@@ -181,30 +159,12 @@ describe('npm run sticky -- import', () => {
     const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-beside-'));
     const input = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-beside-input-'));
     fs.writeFileSync(path.join(input, 'beside-the-server.gif'), await makeGif(201, 4));
-    const port = await findFreePort();
-    const url = `http://localhost:${port}`;
-    const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: os.tmpdir(),
-        NODE_ENV: 'test',
-        PORT: String(port),
-        PUBLIC_URL: url,
-        DATA_DIR: shared,
-        LOG_LEVEL: 'warn',
-        SEED_STARTER_CATALOG: 'false',
-        STICKY_API_KEYS: 'beside-the-server-key-0123456789abcdef',
-      },
-      stdio: 'ignore',
+    const server = await startServerProcess({
+      DATA_DIR: shared,
+      STICKY_API_KEYS: 'beside-the-server-key-0123456789abcdef',
     });
+    const { url } = server;
     try {
-      await expect
-        .poll(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status, {
-          timeout: 90_000,
-          interval: 200,
-        })
-        .toBe(200);
       const result = await runCli(['import', input], { DATA_DIR: shared });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain('Imported 1, skipped 0 as duplicates, rejected 0');
@@ -217,9 +177,8 @@ describe('npm run sticky -- import', () => {
       const still = await fetch(`${url}/readyz`);
       expect(still.status).toBe(200);
     } finally {
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
       fs.rmSync(shared, { recursive: true, force: true });
       fs.rmSync(input, { recursive: true, force: true });
     }

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
@@ -11,29 +9,10 @@ import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
 import { listFilesUnder } from '../test-support/files.ts';
 import { makeAnimation } from '../test-support/media.ts';
+import { runCli } from '../test-support/processes.ts';
 import { startTestS3 } from '../test-support/s3.ts';
 import type { TestS3 } from '../test-support/s3.ts';
 import { migrateMedia } from './storage-command.ts';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-
-function runCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), LOG_LEVEL: 'silent', ...env },
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const mediaFilesUnder = (mediaDir: string) =>
   listFilesUnder(mediaDir)
@@ -109,14 +88,7 @@ describe('npm run sticky -- storage migrate', () => {
   it('resumes: keeps whole copies, replaces a damaged one, never removes a source it could not copy', async () => {
     const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-migrate-stage-'));
     const local = createLocalMediaStore(staging);
-    const bucket = createS3MediaStore({
-      kind: 's3',
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      bucket: s3.bucket,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      forcePathStyle: true,
-    });
+    const bucket = createS3MediaStore(s3.storage);
     const put = async (store: typeof local, bytes: Buffer, key?: string) => {
       const name =
         key ?? contentAddressedPath(createHash('sha256').update(bytes).digest('hex'), 'gif');

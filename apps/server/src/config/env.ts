@@ -51,6 +51,22 @@ const wholeNumber = (name: string, fallback: number) =>
       return parsed;
     });
 
+/** 1/true/yes/on or 0/false/no/off; unset (undefined) when empty. */
+const booleanFlag = (name: string, expected: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
+      if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be ${expected}, got ${JSON.stringify(value)}`,
+      });
+      return z.NEVER;
+    });
+
 const httpUrl = (name: string) =>
   z
     .string()
@@ -190,19 +206,7 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalText,
     OIDC_CLIENT_SECRET: optionalText,
     OIDC_DISPLAY_NAME: optionalText,
-    LOCAL_SIGN_IN: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value.trim() === '') return undefined;
-        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
-        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
-        ctx.addIssue({
-          code: 'custom',
-          message: `LOCAL_SIGN_IN must be 1 or 0, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }),
+    LOCAL_SIGN_IN: booleanFlag('LOCAL_SIGN_IN', '1 or 0'),
     ALLOWED_EMAILS: csv,
     ALLOWED_EMAIL_DOMAINS: csv,
     GIPHY_API_KEY: optionalText,
@@ -279,19 +283,7 @@ const envSchema = z
     TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
     TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
     MIN_FREE_DISK_MB: wholeNumber('MIN_FREE_DISK_MB', 512),
-    PUBLIC_PREVIEWS: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value.trim() === '') return undefined;
-        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
-        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
-        ctx.addIssue({
-          code: 'custom',
-          message: `PUBLIC_PREVIEWS must be true or false, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }),
+    PUBLIC_PREVIEWS: booleanFlag('PUBLIC_PREVIEWS', 'true or false'),
     // Uploads and moderation (docs/uploads.md).
     UPLOADS: z
       .string()
@@ -348,19 +340,7 @@ const envSchema = z
       }),
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
-    S3_FORCE_PATH_STYLE: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value.trim() === '') return undefined;
-        if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
-        if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
-        ctx.addIssue({
-          code: 'custom',
-          message: `S3_FORCE_PATH_STYLE must be 1 or 0, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }),
+    S3_FORCE_PATH_STYLE: booleanFlag('S3_FORCE_PATH_STYLE', '1 or 0'),
     MEDIA_PUBLIC_URL: httpUrl('MEDIA_PUBLIC_URL'),
   })
   .superRefine((env, ctx) => {

@@ -161,3 +161,48 @@ describe('an issuer that cannot be reached', () => {
     expect(response.statusCode).toBe(404);
   });
 });
+
+describe('admins by OIDC group, when the issuer tells groups at userinfo only', () => {
+  let issuer: TestIssuer;
+  let app: ListeningTestApp;
+  beforeAll(async () => {
+    const listening = await listenOnFreePort();
+    const baseUrl = `http://localhost:${listening.port}`;
+    issuer = await startTestIssuer({
+      redirectUri: `${baseUrl}/api/auth/callback`,
+      userinfoGroups: ['staff', 'sticky-admins'],
+    });
+    const testApp = await createTestApp(
+      { PUBLIC_URL: baseUrl, ...issuer.env, OIDC_ADMIN_GROUPS: 'sticky-admins' },
+      { serverFactory: listening.serverFactory },
+    );
+    await testApp.app.ready();
+    app = {
+      ...testApp,
+      baseUrl,
+      close: async () => {
+        await testApp.close();
+        await listening.close();
+      },
+    };
+  });
+  afterAll(async () => {
+    await app?.close();
+    await issuer?.close();
+  });
+
+  it('reads the groups from userinfo and makes the person an admin', async () => {
+    const browser = new TestBrowser();
+    const leave = await browser.request(`${app.baseUrl}/api/auth/googleAuth`);
+    const callbackUrl = await reachCallback(browser, leave.location!, {
+      name: 'Grouped',
+      email: 'grouped@example.com',
+    });
+    await browser.request(callbackUrl);
+    const me = await browser.request(`${app.baseUrl}/api/auth/me`);
+    expect(me.status).toBe(200);
+    expect(JSON.parse(me.body).user).toMatchObject({ email: 'grouped@example.com', isAdmin: true });
+    const stored = await app.database.pool.query('SELECT groups FROM users');
+    expect(stored.rows).toEqual([{ groups: ['staff', 'sticky-admins'] }]);
+  });
+});

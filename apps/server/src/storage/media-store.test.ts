@@ -54,18 +54,7 @@ describe('media stores', () => {
 
   const stores: Array<[string, () => MediaStore]> = [
     ['local disk', () => createLocalMediaStore(mediaDir)],
-    [
-      'S3 bucket',
-      () =>
-        createS3MediaStore({
-          kind: 's3',
-          endpoint: s3.endpoint,
-          region: 'us-east-1',
-          bucket: s3.bucket,
-          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-          forcePathStyle: true,
-        }),
-    ],
+    ['S3 bucket', () => createS3MediaStore(s3.storage)],
   ];
 
   for (const [name, make] of stores) {

@@ -71,6 +71,7 @@ export interface TestIssuer {
 export async function startTestIssuer(options: {
   redirectUri: string;
   isEmailVerified?: boolean;
+  userinfoGroups?: readonly string[];
 }): Promise<TestIssuer> {
   const listening = await listenOnFreePort();
   const issuer = `${listening.origin}/oidc`;
@@ -85,6 +86,7 @@ export async function startTestIssuer(options: {
     issuer,
     client,
     isEmailVerified: options.isEmailVerified,
+    userinfoGroups: options.userinfoGroups,
   });
   await server.ready();
   return {

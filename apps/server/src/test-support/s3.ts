@@ -3,12 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import type { AppConfig } from '../config/env.ts';
+
+type S3Storage = Extract<AppConfig['storage'], { kind: 's3' }>;
 
 export interface TestS3 {
   endpoint: string;
   bucket: string;
   /** What a Sticky server needs to use the bucket (STORAGE=s3 and the S3_* settings). */
   env: Record<string, string>;
+  /** The same, as the config holds it: for tests that make a store themselves. */
+  storage: S3Storage;
   /** Every key in the bucket, sorted. */
   listKeys: () => Promise<string[]>;
   close: () => Promise<void>;
@@ -37,6 +42,14 @@ export async function startTestS3(): Promise<TestS3> {
       S3_BUCKET: bucket,
       S3_ACCESS_KEY_ID: credentials.accessKeyId,
       S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    },
+    storage: {
+      kind: 's3',
+      endpoint,
+      region: 'us-east-1',
+      bucket,
+      credentials,
+      forcePathStyle: true,
     },
     listKeys: async () => {
       const keys: string[] = [];

@@ -1,78 +1,20 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CreateUploadsResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../auth/sessions.ts';
 import { listDescendants } from '../catalog/import/media-processor.ts';
 import { planRenditions } from '../catalog/import/rendition-plan.ts';
-import { findFreePort } from '../db/embedded.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
 import { listFilesUnder } from '../test-support/files.ts';
+import { isProcessAlive, startServerProcess, waitForExit } from '../test-support/processes.ts';
 import { buildMultipart, makeAnimation } from '../test-support/uploads.ts';
 import { uploadTempDir } from './uploads-service.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const FILES = 10;
-
-interface RunningServer {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** `npm start` as a real process on this test's database and DATA_DIR. */
-async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = await findFreePort();
-  const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: os.tmpdir(),
-      NODE_ENV: 'test',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
-      SEED_STARTER_CATALOG: 'false',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
-        return (await fetch(`${url}/readyz`).catch(() => undefined))?.status;
-      },
-      { timeout: 60_000, interval: 100 },
-    )
-    .toBe(200);
-  return { child, url, output: () => output };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The server killed with SIGKILL while it makes uploads into items (docs/uploads.md, "Processing
@@ -114,7 +56,7 @@ describe('uploads when the server is killed with kill -9 mid-batch', () => {
   const count = async (sql: string) => (await database.pool.query<{ n: number }>(sql)).rows[0]!.n;
 
   it('leaves whole items and waiting uploads only, and the next server makes every one', async () => {
-    const first = await startServer(env);
+    const first = await startServerProcess(env);
     const files = await Promise.all(
       Array.from({ length: FILES }, async (_, index) => ({
         name: `batch-${index}.gif`,
@@ -144,8 +86,8 @@ describe('uploads when the server is killed with kill -9 mid-batch', () => {
       .toBe(true);
     const helpers = listDescendants(first.child.pid!);
     first.child.kill('SIGKILL');
-    await exited(first.child);
-    await expect.poll(() => helpers.filter(isAlive), { timeout: 30_000 }).toEqual([]);
+    await waitForExit(first.child);
+    await expect.poll(() => helpers.filter(isProcessAlive), { timeout: 30_000 }).toEqual([]);
 
     // It died mid-job: its job stays active until its missed heartbeats give it back.
     expect(await count(activeJobs)).toBe(1);
@@ -179,7 +121,7 @@ describe('uploads when the server is killed with kill -9 mid-batch', () => {
     }
 
     // The next server picks the dead one's jobs up (their heartbeats stopped) and finishes.
-    const second = await startServer(env);
+    const second = await startServerProcess(env);
     try {
       await expect
         .poll(() => count("SELECT count(*)::int AS n FROM uploads WHERE state = 'processing'"), {
@@ -208,7 +150,7 @@ describe('uploads when the server is killed with kill -9 mid-batch', () => {
       expect(onDisk.filter((file) => !referenced.has(file))).toEqual([]);
     } finally {
       second.child.kill('SIGTERM');
-      await exited(second.child);
+      await waitForExit(second.child);
     }
   }, 400_000);
 });

@@ -9,6 +9,7 @@ import { createTestDatabase } from '../../test-support/database.ts';
 import type { TestDatabase } from '../../test-support/database.ts';
 import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
+import { isProcessAlive, waitForExit } from '../../test-support/processes.ts';
 import { MEDIA_TEMP_DIR } from '../media-paths.ts';
 import { listDescendants } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
@@ -27,21 +28,6 @@ function startImport(folder: string, env: Record<string, string>): ChildProcess 
     },
   );
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The CLI import killed with SIGKILL half-way (a power cut, the OOM killer): what it leaves must
@@ -111,9 +97,9 @@ describe('an import killed with kill -9', () => {
     const helpers = listDescendants(first.pid!);
     expect(helpers.length, stderr).toBeGreaterThan(0);
     first.kill('SIGKILL');
-    await exited(first);
+    await waitForExit(first);
     // Its decoders and encoders notice and go too: nothing keeps running for a dead import.
-    await expect.poll(() => helpers.filter(isAlive), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => helpers.filter(isProcessAlive), { timeout: 30_000 }).toEqual([]);
 
     // Whatever is in the database is whole: every stored item has every rendition it is
     // shown with, and every rendition's file is there.
@@ -137,7 +123,7 @@ describe('an import killed with kill -9', () => {
     let output = '';
     second.stdout!.on('data', (chunk: Buffer) => (output += chunk));
     second.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    expect(await exited(second), output).toBe(0);
+    expect(await waitForExit(second), output).toBe(0);
     expect(output).toContain(`skipped ${items.length} as duplicates`);
 
     const all = await renditionsByItem();
