@@ -155,6 +155,31 @@ test.describe('uploads', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('shows still previews to people who asked for reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('/landing');
+    await signInFromLanding(page, { name: 'Calm Person', email: uniqueEmail('calm') });
+    await page.goto('/upload');
+    await dropFiles(page, [
+      {
+        name: 'calm.gif',
+        mimeType: 'image/gif',
+        base64: (await makeGif(seed + 11, 320, 4)).toString('base64'),
+      },
+    ]);
+    const preview = page.getByRole('img', { name: 'Preview of calm.gif' });
+    await expect(preview).toBeVisible();
+    // Not the GIF (320 px, animated) but its first frame, drawn as a still at 256 px at most.
+    await expect
+      .poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(256);
+    // Without the preference, the animation itself.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect
+      .poll(() => preview.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(320);
+  });
+
   test('an admin hides an upload: gone at once; a non-owner may not edit it', async ({
     browser,
     baseURL,

@@ -138,8 +138,10 @@ export const uploadSchema = z.object({
   fileName: z.string(),
   bytes: z.number().int(),
   createdAt: z.iso.datetime({ offset: true }),
-  /** A small still or animated preview once processed (a media URL); null before. */
+  /** A small animated preview once processed (a media URL); null before. */
   previewUrl: z.string().nullable(),
+  /** Its first frame, for people who asked for reduced motion; null before. */
+  previewStillUrl: z.string().nullable(),
   details: itemDetailsSchema,
   /** Only in admin lists. */
   uploader: uploaderSchema.nullable(),

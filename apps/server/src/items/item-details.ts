@@ -18,11 +18,14 @@ export function categoryNameSql(alias: string): SQL {
   )`);
 }
 
-/** SQL for the path of an item's grid rendition (fixed_width WebP, made first), as a preview. */
-export function previewPathSql(alias: string): SQL {
+/**
+ * SQL for the path of an item's grid rendition (fixed_width WebP, made first), as a preview, or
+ * of its first frame (`fixed_width_still`).
+ */
+export function previewPathSql(alias: string, name: 'fixed_width' | 'fixed_width_still'): SQL {
   return sql.raw(`(
     SELECT rendition.path FROM renditions rendition
-    WHERE rendition.item_id = ${alias}.id AND rendition.name = 'fixed_width'
+    WHERE rendition.item_id = ${alias}.id AND rendition.name = '${name}'
     ORDER BY rendition.format = 'webp' DESC, rendition.format = 'gif' DESC
     LIMIT 1
   )`);

@@ -73,6 +73,11 @@ describe('POST /api/uploads', () => {
       expect(upload, receipt.fileName).toMatchObject({ id: receipt.uploadId, state: 'ready' });
       expect(upload.itemId).toEqual(expect.any(String));
       expect(upload.previewUrl).toMatch(/\/media\//);
+      expect(upload.previewStillUrl).toMatch(/\/media\//);
+      // An animation's first frame is a file of its own; a still is its own first frame.
+      if (!receipt.fileName.endsWith('.jpg')) {
+        expect(upload.previewStillUrl).not.toBe(upload.previewUrl);
+      }
       expect(upload.details).toMatchObject({
         tags: ['zorblax', 'party', 'dance'],
         rating: 'pg',

@@ -467,6 +467,7 @@ type UploadListRow = ItemDetailsRow & {
   hidden_at: Date | null;
   has_item: boolean;
   preview_path: string | null;
+  preview_still_path: string | null;
   uploader_id: string | null;
   uploader_name: string | null;
   uploader_email: string | null;
@@ -515,7 +516,8 @@ export async function listUploads(
   const result = await deps.database.db.execute<UploadListRow>(sql`
     SELECT u.id, u.created_at::text AS cursor_at, u.item_id, u.state, u.reason, u.file_name, u.bytes, u.created_at, u.metadata,
       i.id IS NOT NULL AS has_item, i.hidden_at, i.title, i.tags, i.type, i.rating, i.source_url,
-      ${categoryNameSql('i')} AS category, ${previewPathSql('i')} AS preview_path,
+      ${categoryNameSql('i')} AS category, ${previewPathSql('i', 'fixed_width')} AS preview_path,
+      ${previewPathSql('i', 'fixed_width_still')} AS preview_still_path,
       person.id AS uploader_id, person.name AS uploader_name, person.email AS uploader_email
     FROM uploads u
     LEFT JOIN items i ON i.id = u.item_id
@@ -539,6 +541,9 @@ export async function listUploads(
         bytes: Number(row.bytes),
         createdAt: createdAt.toISOString(),
         previewUrl: row.preview_path ? mediaUrl(deps.config, row.preview_path) : null,
+        previewStillUrl: row.preview_still_path
+          ? mediaUrl(deps.config, row.preview_still_path)
+          : null,
         details: row.has_item
           ? toItemDetails(row)
           : {

@@ -1,10 +1,14 @@
-/**
- * Whether an image's first frame has a see-through pixel: such a file is proposed as a sticker
- * (the server decides the same way when no type is sent). Unknown (undecodable here) is false.
- */
-export async function hasTransparency(file: File): Promise<boolean> {
-  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function')
-    return false;
+export interface FirstFrame {
+  /** A see-through pixel: the file is proposed as a sticker (the server decides alike). */
+  hasTransparency: boolean;
+  /** The first frame as a PNG object URL, shown instead of the file under reduced motion. */
+  stillUrl: string | null;
+}
+
+/** What the upload page reads from a file's first frame; nothing when it cannot decode it. */
+export async function readFirstFrame(file: File): Promise<FirstFrame> {
+  const none = { hasTransparency: false, stillUrl: null };
+  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return none;
   try {
     const bitmap = await createImageBitmap(file);
     const scale = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height));
@@ -12,13 +16,17 @@ export async function hasTransparency(file: File): Promise<boolean> {
     const height = Math.max(1, Math.round(bitmap.height * scale));
     const canvas = new OffscreenCanvas(width, height);
     const context = canvas.getContext('2d');
-    if (!context) return false;
+    if (!context) return none;
     context.drawImage(bitmap, 0, 0, width, height);
     bitmap.close();
     const { data } = context.getImageData(0, 0, width, height);
-    for (let index = 3; index < data.length; index += 4) if (data[index]! < 255) return true;
-    return false;
+    let hasTransparency = false;
+    for (let index = 3; index < data.length && !hasTransparency; index += 4) {
+      hasTransparency = data[index]! < 255;
+    }
+    const still = await canvas.convertToBlob({ type: 'image/png' });
+    return { hasTransparency, stillUrl: URL.createObjectURL(still) };
   } catch {
-    return false;
+    return none;
   }
 }

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { ErrorState, LoadingIndicator } from '@/features/content';
+import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { recentUploadsQueryOptions } from './api/recent-uploads.ts';
 import { sendUpload } from './api/send-upload.ts';
@@ -16,7 +16,7 @@ import { uploadsQueryKey } from './api/uploads-list.ts';
 import { EditItemDialog } from './components/edit-item-dialog.tsx';
 import { ItemFields } from './components/item-fields.tsx';
 import { getItemPagePath } from './item-links.ts';
-import { hasTransparency } from './transparency.ts';
+import { readFirstFrame } from './transparency.ts';
 
 type DraftStatus = 'waiting' | 'sending' | 'processing' | 'ready' | 'failed';
 
@@ -24,6 +24,8 @@ interface Draft {
   key: string;
   file: File;
   previewUrl: string;
+  /** The first frame, once read: what is shown under reduced motion. */
+  stillUrl: string | null;
   values: UploadFieldValues;
   status: DraftStatus;
   sentBytes: number;
@@ -68,6 +70,9 @@ function DraftRow({
   const [isEditing, setIsEditing] = useState(false);
   const headingId = useId();
   const isEditable = draft.status === 'waiting';
+  // Under reduced motion the first frame stands in for the animation (nothing until it is read).
+  const isReducedMotion = usePrefersReducedMotion();
+  const previewSrc = isReducedMotion ? draft.stillUrl : draft.previewUrl;
   return (
     <li
       aria-labelledby={headingId}
@@ -75,11 +80,15 @@ function DraftRow({
     >
       <div className="flex w-full shrink-0 flex-col gap-2 md:w-48">
         <div className="flex aspect-square items-center justify-center overflow-hidden rounded-xl bg-gray-950">
-          <img
-            src={draft.previewUrl}
-            alt={`Preview of ${draft.file.name}`}
-            className="max-h-full max-w-full object-contain"
-          />
+          {previewSrc ? (
+            <img
+              src={previewSrc}
+              alt={`Preview of ${draft.file.name}`}
+              className="max-h-full max-w-full object-contain"
+            />
+          ) : (
+            <span className="text-xs text-gray-400">No preview</span>
+          )}
         </div>
         <h2 id={headingId} className="truncate text-sm font-semibold text-white">
           {draft.file.name}
@@ -204,6 +213,7 @@ export function UploadPage() {
           key: `draft-${nextKey.current}`,
           file,
           previewUrl: URL.createObjectURL(file),
+          stillUrl: null,
           values: {
             title: titleFromFileName(file.name),
             tags: [],
@@ -224,14 +234,17 @@ export function UploadPage() {
       });
       setDrafts((current) => [...current, ...added]);
       for (const draft of added) {
-        void hasTransparency(draft.file).then((isTransparent) => {
-          if (!isTransparent) return;
+        void readFirstFrame(draft.file).then(({ hasTransparency, stillUrl }) => {
           setDrafts((current) =>
-            current.map((entry) =>
-              entry.key === draft.key && entry.status === 'waiting'
-                ? { ...entry, values: { ...entry.values, type: 'sticker' } }
-                : entry,
-            ),
+            current.map((entry) => {
+              if (entry.key !== draft.key) return entry;
+              const isSticker = hasTransparency && entry.status === 'waiting';
+              return {
+                ...entry,
+                stillUrl,
+                values: isSticker ? { ...entry.values, type: 'sticker' } : entry.values,
+              };
+            }),
           );
         });
       }
@@ -242,7 +255,10 @@ export function UploadPage() {
   // Object URLs live as long as their rows.
   useEffect(
     () => () => {
-      for (const draft of draftsRef.current) URL.revokeObjectURL(draft.previewUrl);
+      for (const draft of draftsRef.current) {
+        URL.revokeObjectURL(draft.previewUrl);
+        if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
+      }
     },
     [],
   );
@@ -400,6 +416,7 @@ export function UploadPage() {
                 }
                 onRemove={() => {
                   URL.revokeObjectURL(draft.previewUrl);
+                  if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
                   setDrafts((current) => current.filter((entry) => entry.key !== draft.key));
                 }}
               />
@@ -415,7 +432,11 @@ export function UploadPage() {
               }}
             >
               <UploadIcon className="size-4" aria-hidden="true" />
-              {waiting.length === 1 ? 'Upload 1 file' : `Upload ${waiting.length} files`}
+              {waiting.length === 0
+                ? 'All files sent'
+                : waiting.length === 1
+                  ? 'Upload 1 file'
+                  : `Upload ${waiting.length} files`}
             </button>
           </div>
         </>

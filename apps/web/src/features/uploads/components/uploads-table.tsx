@@ -4,7 +4,7 @@ import { Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { ErrorState, LoadingIndicator } from '@/features/content';
+import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import { uploadsQueryOptions } from '../api/uploads-list.ts';
@@ -35,6 +35,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   const [isDeleting, setIsDeleting] = useState(false);
   const { itemId, details } = upload;
   const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
+  const preview = usePrefersReducedMotion() ? upload.previewStillUrl : upload.previewUrl;
   const toggleHidden = useMutation({
     mutationFn: () => updateItem(itemId!, { isHidden: upload.state !== 'hidden' }),
     onSuccess: async (item) => {
@@ -54,8 +55,8 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   return (
     <li className="flex flex-col gap-3 rounded-xl border border-white/10 bg-white/5 p-3 sm:flex-row sm:items-center">
       <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-gray-950">
-        {upload.previewUrl ? (
-          <img src={upload.previewUrl} alt={details.title} className="size-full object-contain" />
+        {preview ? (
+          <img src={preview} alt={details.title} className="size-full object-contain" />
         ) : (
           <span className="text-xs text-gray-400">No preview</span>
         )}
