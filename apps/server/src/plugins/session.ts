@@ -62,6 +62,8 @@ export const sessionUserPlugin = fp(async (app: FastifyInstance) => {
     if (bearer !== undefined) {
       request.user = await findTokenUser(database.db, config, bearer);
       if (!request.user) {
+        // Wrong tokens count with wrong api_keys, per address: none is guessed at leisure.
+        await app.apiLimits.chargeFailedKey(request);
         throw new AppError(
           'unauthorized',
           'This API token is not valid: it was revoked or mistyped.',

@@ -243,5 +243,18 @@ describe('/api/items and /api/tokens', () => {
       headers: { authorization: 'Token abc' },
     });
     expect(malformed.statusCode).toBe(401);
+
+    // An address that keeps sending wrong tokens is refused for a while.
+    const guesses: number[] = [];
+    for (let attempt = 0; attempt < 35; attempt += 1) {
+      const guess = await testApp.app.inject({
+        url: '/api/uploads',
+        remoteAddress: '198.51.100.7',
+        headers: { authorization: `Bearer sticky_${'x'.repeat(42)}${attempt % 10}` },
+      });
+      guesses.push(guess.statusCode);
+    }
+    expect(guesses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(guesses.slice(30)).toEqual([429, 429, 429, 429, 429]);
   });
 });
