@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useParams } from 'react-router';
 import {
   ContentGrid,
@@ -13,13 +13,17 @@ import {
   relatedQueryOptions,
 } from '@/features/content';
 import type { ContentItem } from '@/features/content';
-import { ItemManageActions } from '@/features/uploads';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { CreatorInfo } from './creator-info.tsx';
 import { ItemActions } from './item-actions.tsx';
 import { ItemMedia } from './item-media.tsx';
 
 const relatedColumns = { small: 2, medium: 3, large: 3 };
+
+// Edit, Hide and Delete are for an item's owner and admins: their code comes only when asked.
+const ItemManageActions = lazy(() =>
+  import('@/features/uploads').then((module) => ({ default: module.ItemManageActions })),
+);
 
 function RelatedItems({ item }: { item: ContentItem }) {
   return (
@@ -64,7 +68,9 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
             </div>
             <div className="flex flex-col gap-4">
               <ItemActions item={item} slug={slug} />
-              <ItemManageActions itemId={String(item.id)} />
+              <Suspense fallback={null}>
+                <ItemManageActions itemId={String(item.id)} />
+              </Suspense>
             </div>
           </div>
         </div>
