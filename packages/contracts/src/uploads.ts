@@ -165,6 +165,12 @@ export const listUploadsResponseSchema = z.object({
 });
 export type ListUploadsResponse = z.infer<typeof listUploadsResponseSchema>;
 
+/** `GET /u/{id}`: an upload's link, by its upload id (a UUID). */
+export const uploadLinkParamsSchema = z.object({
+  id: z.string().regex(/^[0-9a-f-]{36}$/i, 'Not an upload link.'),
+});
+export type UploadLinkParams = z.infer<typeof uploadLinkParamsSchema>;
+
 /** What the upload page needs to know before sending (limits, and what is used today). */
 export const uploadLimitsResponseSchema = z.object({
   success: z.literal(true),

@@ -7,7 +7,7 @@ import { apiTokens, users } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
 import { isEmailAllowed } from './allow-list.ts';
 import { toSessionUser } from './roles.ts';
-import { hashToken } from './sessions.ts';
+import { hashToken, personColumns } from './sessions.ts';
 
 /** Tokens one person may hold at once. */
 export const MAX_TOKENS_PER_PERSON = 20;
@@ -82,14 +82,7 @@ export async function findTokenUser(
   if (!TOKEN_PATTERN.test(secret)) return null;
   const tokenHash = hashToken(secret);
   const [row] = await db
-    .select({
-      tokenId: apiTokens.id,
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      picture: users.picture,
-      groups: users.groups,
-    })
+    .select({ tokenId: apiTokens.id, ...personColumns })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, tokenHash))

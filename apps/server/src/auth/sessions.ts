@@ -25,6 +25,15 @@ export function sessionCookieOptions(config: AppConfig) {
   };
 }
 
+/** What a person's roles are read from (auth/roles.ts), as sessions and tokens select it. */
+export const personColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  picture: users.picture,
+  groups: users.groups,
+};
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -49,11 +58,7 @@ export async function findSessionUser(
   const tokenHash = hashToken(token);
   const [row] = await db
     .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      picture: users.picture,
-      groups: users.groups,
+      ...personColumns,
       lastSeenAt: sessions.lastSeenAt,
       createdAt: sessions.createdAt,
     })
@@ -130,12 +135,6 @@ export async function upsertUser(
         updatedAt: sql`now()`,
       },
     })
-    .returning({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      picture: users.picture,
-      groups: users.groups,
-    });
+    .returning(personColumns);
   return toSessionUser(config, row!);
 }

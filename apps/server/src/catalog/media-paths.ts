@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { RenditionFormat } from '@sticky/contracts';
 
@@ -27,6 +28,16 @@ export const MEDIA_TEMP_DIR = '.incoming';
 
 const contentAddressedName =
   /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.(gif|webp|png|jpg|mp4|webm)$/;
+
+/** The SHA-256 (hex) a file's content-addressed name is made of. */
+export function hashContent(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The SHA-256 a content-addressed path names: what its file must hash to. */
+export function contentHashOf(relativePath: string): string {
+  return path.basename(relativePath, path.extname(relativePath));
+}
 
 /** `ab/cd/<sha256>.<ext>`: the path, relative to the media folder, of a file with that content. */
 export function contentAddressedPath(sha256: string, format: MediaFormat): string {

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { createStagingDir } from '../catalog/import/media-files.ts';
+import { contentHashOf, hashContent } from '../catalog/media-paths.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -28,13 +28,10 @@ export interface MigrationSummary {
   failed: Array<{ key: string; reason: string }>;
 }
 
-const shaOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const expectedSha = (key: string) => path.basename(key, path.extname(key));
-
 /** Whether the target holds the file whole: its content's SHA-256 is its name. */
 async function isWhole(store: MediaStore, key: string): Promise<boolean> {
   const bytes = await store.read(key);
-  return bytes !== undefined && shaOf(bytes) === expectedSha(key);
+  return bytes !== undefined && hashContent(bytes) === contentHashOf(key);
 }
 
 /**
@@ -70,7 +67,7 @@ export async function migrateMedia(options: {
             summary.missing.push(key);
             continue;
           }
-          if (shaOf(bytes) !== expectedSha(key)) {
+          if (hashContent(bytes) !== contentHashOf(key)) {
             summary.failed.push({ key, reason: 'the source file does not match its name' });
             continue;
           }

@@ -9,7 +9,9 @@ import type { DatabaseHandle } from '../db/client.ts';
  */
 export type SqlExecutor = Pick<Db, 'executeSql'>;
 
+/** What the queue and the job handlers log through (pino's shape). */
 export interface JobLogger {
+  info?: (object: object, message?: string) => void;
   warn: (object: object, message?: string) => void;
   error: (object: object, message?: string) => void;
 }

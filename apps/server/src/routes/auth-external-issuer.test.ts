@@ -5,7 +5,7 @@ import type { TestApp } from '../test-support/app.ts';
 import { TestBrowser } from '../test-support/browser.ts';
 import { listenOnFreePort } from '../test-support/listen.ts';
 import type { ListeningServer } from '../test-support/listen.ts';
-import { reachCallback, startTestIssuer } from '../test-support/oidc.ts';
+import { reachCallback, startListeningApp, startTestIssuer } from '../test-support/oidc.ts';
 import type { ListeningTestApp, TestIssuer } from '../test-support/oidc.ts';
 
 /** Sign-in against an issuer that is not the app's own (OIDC_ISSUER), as with Keycloak. */
@@ -24,32 +24,14 @@ function parseSetCookie(header: string | string[] | undefined, name: string): Co
 }
 
 describe('an issuer that has not verified the email', () => {
-  let issuer: TestIssuer;
   let app: ListeningTestApp;
+  let issuer: TestIssuer;
   beforeAll(async () => {
-    const listening = await listenOnFreePort();
-    const baseUrl = `http://localhost:${listening.port}`;
-    issuer = await startTestIssuer({
-      redirectUri: `${baseUrl}/api/auth/callback`,
-      isEmailVerified: false,
-    });
-    const testApp = await createTestApp(
-      { PUBLIC_URL: baseUrl, ...issuer.env },
-      { serverFactory: listening.serverFactory },
-    );
-    await testApp.app.ready();
-    app = {
-      ...testApp,
-      baseUrl,
-      close: async () => {
-        await testApp.close();
-        await listening.close();
-      },
-    };
+    app = await startListeningApp({}, { hasOwnIssuer: { isEmailVerified: false } });
+    issuer = app.issuer!;
   });
   afterAll(async () => {
     await app?.close();
-    await issuer?.close();
   });
 
   it('is refused with no session', async () => {
@@ -163,32 +145,15 @@ describe('an issuer that cannot be reached', () => {
 });
 
 describe('admins by OIDC group, when the issuer tells groups at userinfo only', () => {
-  let issuer: TestIssuer;
   let app: ListeningTestApp;
   beforeAll(async () => {
-    const listening = await listenOnFreePort();
-    const baseUrl = `http://localhost:${listening.port}`;
-    issuer = await startTestIssuer({
-      redirectUri: `${baseUrl}/api/auth/callback`,
-      userinfoGroups: ['staff', 'sticky-admins'],
-    });
-    const testApp = await createTestApp(
-      { PUBLIC_URL: baseUrl, ...issuer.env, OIDC_ADMIN_GROUPS: 'sticky-admins' },
-      { serverFactory: listening.serverFactory },
+    app = await startListeningApp(
+      { OIDC_ADMIN_GROUPS: 'sticky-admins' },
+      { hasOwnIssuer: { userinfoGroups: ['staff', 'sticky-admins'] } },
     );
-    await testApp.app.ready();
-    app = {
-      ...testApp,
-      baseUrl,
-      close: async () => {
-        await testApp.close();
-        await listening.close();
-      },
-    };
   });
   afterAll(async () => {
     await app?.close();
-    await issuer?.close();
   });
 
   it('reads the groups from userinfo and makes the person an admin', async () => {

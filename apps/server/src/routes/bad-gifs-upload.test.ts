@@ -6,6 +6,7 @@ import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import {
+  buildMultipart,
   makeAnimation,
   postUploads,
   sameSiteHeaders,
@@ -48,19 +49,12 @@ describeWithSharedData('bad GIFs sent to every HTTP write route', ['data/bad-gif
     expect(writeRoutes.length).toBeGreaterThan(0);
     for (const name of files) {
       const bytes = fs.readFileSync(path.join(badGifsDir, name));
-      const boundary = 'stickyboundary';
-      const multipart = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/gif\r\n\r\n`,
-        ),
-        bytes,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
+      const multipart = buildMultipart([{ name, bytes }]);
       for (const route of writeRoutes) {
         const url = route.url.replace(/:[a-z]+/g, 'abc123');
         for (const [contentType, payload] of [
           ['image/gif', bytes],
-          [`multipart/form-data; boundary=${boundary}`, multipart],
+          [multipart.contentType, multipart.body],
           ['application/octet-stream', bytes],
         ] as const) {
           const response = await testApp.app.inject({

@@ -243,6 +243,12 @@ describe('/api/items and /api/tokens', () => {
       headers: { authorization: 'Token abc' },
     });
     expect(malformed.statusCode).toBe(401);
+    // Another scheme is not ours: a proxy's Basic auth passed on leaves the session in charge.
+    const behindBasicAuth = await testApp.app.inject({
+      url: '/api/uploads',
+      headers: { ...owner, authorization: 'Basic dXNlcjpwYXNz' },
+    });
+    expect(behindBasicAuth.statusCode).toBe(200);
 
     // An address that keeps sending wrong tokens is refused for a while.
     const guesses: number[] = [];

@@ -3,7 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isContentAddressedPath, mediaContentTypes } from '../catalog/media-paths.ts';
+import {
+  contentHashOf,
+  isContentAddressedPath,
+  mediaContentTypes,
+} from '../catalog/media-paths.ts';
 import { AppError } from '../lib/app-error.ts';
 import { getMediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -100,23 +104,28 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     lastModified: true,
     cacheControl: false,
     setHeaders: (reply, filePath) => {
-      const extension = path.extname(filePath).slice(1);
-      reply.header('content-type', mediaContentTypes[extension] ?? 'application/octet-stream');
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      reply.header('x-content-type-options', 'nosniff');
-      // Apps built on GIPHY's SDK embed and fetch these from their own origins.
-      reply.header('access-control-allow-origin', '*');
+      for (const [name, value] of Object.entries(immutableHeaders(filePath))) {
+        reply.header(name, value);
+      }
     },
   });
 };
 
-const immutableHeaders = (extension: string) => ({
-  'content-type': mediaContentTypes[extension] ?? 'application/octet-stream',
-  'cache-control': 'public, max-age=31536000, immutable',
-  'x-content-type-options': 'nosniff',
-  'access-control-allow-origin': '*',
-  'accept-ranges': 'bytes',
-});
+/**
+ * The headers of every media file, from disk or bucket: its extension's type, a year of
+ * immutable caching (a name's content never changes), open to every origin (apps built on
+ * GIPHY's SDK embed and fetch these from their own), ranges.
+ */
+function immutableHeaders(filePath: string): Record<string, string> {
+  const extension = path.extname(filePath).slice(1);
+  return {
+    'content-type': mediaContentTypes[extension] ?? 'application/octet-stream',
+    'cache-control': 'public, max-age=31536000, immutable',
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+    'accept-ranges': 'bytes',
+  };
+}
 
 /** `bytes=a-b`, `bytes=a-` or `bytes=-n`; undefined for none, null for one we do not serve. */
 function parseRange(
@@ -138,9 +147,8 @@ function parseRange(
  */
 async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply: FastifyReply) {
   const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
-  const extension = path.extname(key).slice(1);
-  const etag = `"${path.basename(key, path.extname(key))}"`;
-  reply.headers({ ...immutableHeaders(extension), etag });
+  const etag = `"${contentHashOf(key)}"`;
+  reply.headers({ ...immutableHeaders(key), etag });
   if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
     return reply.code(304).send();
   }

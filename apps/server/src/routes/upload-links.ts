@@ -1,11 +1,8 @@
+import { uploadLinkParamsSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { resolveUploadLink } from '../uploads/uploads-service.ts';
-
-const uploadLinkParamsSchema = z.object({
-  id: z.string().regex(/^[0-9a-f-]{36}$/i, 'Not an upload link.'),
-});
 
 function renderPage(title: string, text: string, head = ''): string {
   return `<!doctype html>

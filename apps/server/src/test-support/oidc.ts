@@ -12,6 +12,8 @@ import { listenOnFreePort } from './listen.ts';
 export interface ListeningTestApp extends TestApp {
   /** The app's PUBLIC_URL, which is also where it listens. */
   baseUrl: string;
+  /** The issuer of its own, with `hasOwnIssuer`. */
+  issuer?: TestIssuer;
 }
 
 /**
@@ -23,9 +25,9 @@ export async function startListeningApp(
   options: Omit<TestAppOptions, 'serverFactory'> & {
     /**
      * Sign in through an issuer of its own (OIDC_*), as an instance with an allow-list must:
-     * the app's local sign-in is never offered beside one.
+     * the app's local sign-in is never offered beside one. Options shape that issuer.
      */
-    hasOwnIssuer?: boolean;
+    hasOwnIssuer?: boolean | Omit<Parameters<typeof startTestIssuer>[0], 'redirectUri'>;
   } = {},
 ): Promise<ListeningTestApp> {
   const { hasOwnIssuer, ...appOptions } = options;
@@ -33,8 +35,12 @@ export async function startListeningApp(
   const baseUrl = `http://localhost:${listening.port}`;
   let issuer: TestIssuer | undefined;
   try {
-    if (hasOwnIssuer)
-      issuer = await startTestIssuer({ redirectUri: `${baseUrl}/api/auth/callback` });
+    if (hasOwnIssuer) {
+      issuer = await startTestIssuer({
+        ...(typeof hasOwnIssuer === 'object' ? hasOwnIssuer : {}),
+        redirectUri: `${baseUrl}/api/auth/callback`,
+      });
+    }
     const testApp = await createTestApp(
       { PUBLIC_URL: baseUrl, ...issuer?.env, ...env },
       { ...appOptions, serverFactory: listening.serverFactory },
@@ -43,6 +49,7 @@ export async function startListeningApp(
     return {
       ...testApp,
       baseUrl,
+      issuer,
       close: async () => {
         await testApp.close();
         await listening.close();

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -88,11 +88,6 @@ async function receiveFile(
     );
   }
   return { kind: 'kept', fileName, path: filePath, bytes };
-}
-
-/** The sha256 of bytes, as items keep it. */
-export function hashBytes(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**

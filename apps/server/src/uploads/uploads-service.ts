@@ -24,15 +24,16 @@ import type { Rating } from '../catalog/import/item-naming.ts';
 import { stripMetadata } from '../catalog/import/strip-metadata.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import type { Transaction } from '../catalog/import/transaction.ts';
+import { hashContent } from '../catalog/media-paths.ts';
 import { itemPageUrl, mediaUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { items, uploadFiles, uploads } from '../db/schema.ts';
-import type { JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
+import type { JobLogger, JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
 import { categoryNameSql, previewPathSql, toItemDetails } from '../items/item-details.ts';
 import type { ItemDetailsRow } from '../items/item-details.ts';
 import { AppError } from '../lib/app-error.ts';
-import { hashBytes, sweepTemporaryFiles } from './receive-files.ts';
+import { sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
 
 /** The queue of accepted uploads waiting to become items (docs/uploads.md, "Processing"). */
@@ -45,12 +46,6 @@ export interface UploadsDeps {
   config: AppConfig;
   database: DatabaseHandle;
   jobs?: JobQueue;
-}
-
-export interface UploadsLogger {
-  info?: (object: object, message?: string) => void;
-  warn: (object: object, message?: string) => void;
-  error: (object: object, message?: string) => void;
 }
 
 /** What a person sent beside the files, as stored on each upload row until it is an item. */
@@ -207,7 +202,7 @@ export async function acceptUploads(
       }
       // One file in memory at a time, at most UPLOAD_MAX_BYTES.
       const bytes = stripMetadata(await fsp.readFile(file.path));
-      const sha256 = hashBytes(bytes);
+      const sha256 = hashContent(bytes);
       const [existing] = await tx
         .select({ id: items.id, hiddenAt: items.hiddenAt, type: items.type, slug: items.slug })
         .from(items)
@@ -337,7 +332,7 @@ export type ProcessOutcome = 'ready' | 'failed' | 'gone';
  * the upload row was not updated yet, and the row and its staged bytes change together.
  */
 export async function processUpload(
-  deps: UploadsDeps & { log?: UploadsLogger },
+  deps: UploadsDeps & { log?: JobLogger },
   uploadId: string,
   options: { isLastAttempt?: boolean } = {},
 ): Promise<ProcessOutcome> {
@@ -375,11 +370,11 @@ export async function processUpload(
   };
   const importDeps: ImportDeps = { config: deps.config, database, jobs: deps.jobs };
   try {
-    const outcome = await importMedia(
-      importDeps,
-      { bytes: row.bytes, fileName: row.fileName, metadata },
-      { phase: deps.jobs ? 'ready' : 'all' },
-    );
+    const outcome = await importMedia(importDeps, {
+      bytes: row.bytes,
+      fileName: row.fileName,
+      metadata,
+    });
     if (outcome.status === 'rejected') {
       await finishUpload(database, uploadId, {
         state: 'failed',
@@ -424,7 +419,7 @@ async function finishUpload(
  * shares the queue. Also clears request folders a killed process left behind.
  */
 export async function startUploadWorker(
-  deps: UploadsDeps & { jobs: JobQueue; log?: UploadsLogger },
+  deps: UploadsDeps & { jobs: JobQueue; log?: JobLogger },
 ): Promise<void> {
   await sweepTemporaryFiles(uploadTempDir(deps.config)).catch(() => 0);
   await createUploadsQueue(deps.jobs);
@@ -438,21 +433,6 @@ export async function startUploadWorker(
       if (outcome === 'failed') deps.log?.info?.({ uploadId }, 'upload refused');
     },
   );
-}
-
-/** Resolves once no upload job is left, whoever runs them (the import CLI waits this way). */
-export async function waitForUploadJobs(
-  jobs: JobQueue,
-  options: { signal?: AbortSignal; onProgress?: (left: number) => void; intervalMs?: number } = {},
-): Promise<void> {
-  await createUploadsQueue(jobs);
-  for (;;) {
-    if (options.signal?.aborted) return;
-    const left = await jobs.countUnfinished(UPLOADS_QUEUE);
-    options.onProgress?.(left);
-    if (left === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
-  }
 }
 
 type UploadListRow = ItemDetailsRow & {

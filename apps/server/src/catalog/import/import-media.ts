@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
@@ -6,6 +5,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
+import { hashContent } from '../media-paths.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   buildDefaultAltText,
@@ -224,7 +224,7 @@ export async function importMedia(
   // What others fetch carries no EXIF, GPS, XMP or comments (docs/uploads.md, "Cleaned
   // originals"); the hash is of the cleaned file, so a copy that differs only there is the same.
   const bytes = stripMetadata(input.bytes);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = hashContent(bytes);
   const existing = await findItemBySha(database, sha256);
   if (existing) return { status: 'duplicate', itemId: existing.id };
   if (options.itemId) {

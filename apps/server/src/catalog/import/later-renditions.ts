@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
-import type { JobQueue, SqlExecutor } from '../../jobs/job-queue.ts';
+import type { JobLogger, JobQueue, SqlExecutor } from '../../jobs/job-queue.ts';
 import { getMediaStore } from '../../storage/media-store.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
@@ -29,12 +29,6 @@ export interface LaterRenditionsDeps {
   database: DatabaseHandle;
   /** Default: the process's shared pool, IMPORT_WORKERS wide. */
   processor?: MediaProcessor;
-}
-
-export interface LaterRenditionsLogger {
-  info?: (object: object, message?: string) => void;
-  warn: (object: object, message?: string) => void;
-  error: (object: object, message?: string) => void;
 }
 
 async function createRenditionsQueue(jobs: JobQueue): Promise<void> {
@@ -152,7 +146,7 @@ export async function makeLaterRenditions(
  * waiting behind imports in the decoder queue (priority `low`).
  */
 export async function startRenditionWorker(
-  deps: LaterRenditionsDeps & { jobs: JobQueue; log?: LaterRenditionsLogger },
+  deps: LaterRenditionsDeps & { jobs: JobQueue; log?: JobLogger },
 ): Promise<void> {
   await createRenditionsQueue(deps.jobs);
   await deps.jobs.work<RenditionJob>(
@@ -191,7 +185,7 @@ export async function waitForRenditionJobs(
  * is left, telling how many are. Interrupted, the rest stays queued for the next server.
  */
 export async function makeRemainingRenditions(
-  deps: LaterRenditionsDeps & { jobs: JobQueue; log?: LaterRenditionsLogger },
+  deps: LaterRenditionsDeps & { jobs: JobQueue; log?: JobLogger },
   options: { signal?: AbortSignal; onProgress?: (left: number) => void } = {},
 ): Promise<void> {
   await startRenditionWorker(deps);

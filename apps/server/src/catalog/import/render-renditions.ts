@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { StoredRenditionName } from '@sticky/contracts';
 import sharp from 'sharp';
 import type { Sharp, WebpOptions } from 'sharp';
+import { hashContent } from '../media-paths.ts';
 import type { MediaFormat } from '../media-paths.ts';
 import { encodeVideo, playedDelayMs } from './encode-video.ts';
 import type { VideoCodec } from './encode-video.ts';
@@ -301,7 +301,7 @@ async function stage(
     height: size.height,
     frames,
     bytes: data.length,
-    sha256: createHash('sha256').update(data).digest('hex'),
+    sha256: hashContent(data),
     file,
   };
 }

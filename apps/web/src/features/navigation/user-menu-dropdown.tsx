@@ -9,6 +9,7 @@ import {
   ShieldCheck,
   Upload,
 } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth';
@@ -19,6 +20,20 @@ interface UserMenuDropdownProps extends UserMenuProps {
   /** Mounted by the avatar's first press: open at once. */
   defaultOpen?: boolean;
 }
+
+/** The menu's pages, in order; some only for who may use them. */
+const menuLinks: Array<{
+  to: string;
+  label: string;
+  Icon: LucideIcon;
+  isShown?: (user: UserMenuProps['user']) => boolean;
+}> = [
+  { to: '/', label: 'Home', Icon: House },
+  { to: '/upload', label: 'Upload', Icon: Upload, isShown: (user) => user.canUpload },
+  { to: '/uploads', label: 'My uploads', Icon: Images },
+  { to: '/settings', label: 'Settings', Icon: KeyRound },
+  { to: '/admin', label: 'Admin', Icon: ShieldCheck, isShown: (user) => user.isAdmin },
+];
 
 const itemClass =
   'flex cursor-pointer items-center gap-3 rounded-lg px-3 py-2 text-sm text-gray-100 outline-none ' +
@@ -67,40 +82,16 @@ export function UserMenuDropdown({
             <span className="block truncate text-xs text-gray-400">{user.email}</span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-white/10" />
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to="/">
-              <House className="size-4" aria-hidden="true" />
-              Home
-            </Link>
-          </DropdownMenu.Item>
-          {user.canUpload && (
-            <DropdownMenu.Item asChild className={itemClass}>
-              <Link to="/upload">
-                <Upload className="size-4" aria-hidden="true" />
-                Upload
-              </Link>
-            </DropdownMenu.Item>
-          )}
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to="/uploads">
-              <Images className="size-4" aria-hidden="true" />
-              My uploads
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClass}>
-            <Link to="/settings">
-              <KeyRound className="size-4" aria-hidden="true" />
-              Settings
-            </Link>
-          </DropdownMenu.Item>
-          {user.isAdmin && (
-            <DropdownMenu.Item asChild className={itemClass}>
-              <Link to="/admin">
-                <ShieldCheck className="size-4" aria-hidden="true" />
-                Admin
-              </Link>
-            </DropdownMenu.Item>
-          )}
+          {menuLinks
+            .filter((link) => link.isShown?.(user) ?? true)
+            .map(({ to, label, Icon }) => (
+              <DropdownMenu.Item key={to} asChild className={itemClass}>
+                <Link to={to}>
+                  <Icon className="size-4" aria-hidden="true" />
+                  {label}
+                </Link>
+              </DropdownMenu.Item>
+            ))}
           {showCategories && (
             <DropdownMenu.Item
               className={itemClass}
