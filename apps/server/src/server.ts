@@ -14,6 +14,7 @@ import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
 import type { CatalogState } from './services/app-services.ts';
 import { openDatabase } from './services/open-database.ts';
+import { getMediaStore } from './storage/media-store.ts';
 import { startUploadWorker } from './uploads/uploads-service.ts';
 
 export interface RunningServer {
@@ -115,6 +116,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await jobs.stop({ timeoutMs: 15_000 });
       await closeMediaProcessors();
       await app.close();
+      getMediaStore(config).close();
       await stopDatabase();
     },
   };
