@@ -176,13 +176,14 @@ export async function acceptUploads(
   user: { id: string },
   received: ReceivedRequest,
 ): Promise<CreateUploadsResponse> {
-  const { jobs } = deps;
-  if (!jobs) {
-    throw new AppError('unavailable', 'Uploads are not processed by this server (no job queue).');
-  }
   const metadata = parseUploadFields(received.fields);
   if (received.files.length === 0) {
     throw new AppError('bad_request', 'Attach at least one file, as a `file` part of the form.');
+  }
+  // Only an app built without a queue (some tests) lands here; bad input is told first.
+  const { jobs } = deps;
+  if (!jobs) {
+    throw new AppError('unavailable', 'Uploads are not processed by this server (no job queue).');
   }
   await createUploadsQueue(jobs);
   const limits = deps.config.uploads;
