@@ -6,8 +6,8 @@ import type { TextStyleId } from './styles.ts';
 /**
  * The app's drawing of animated text (docs/catalog.md, "Animated text"): how many drawings
  * run at once and which phrases are being drawn. Created per app and closed with it, after
- * the drawings under way have been stored. Every path that draws (text/animate, text search,
- * later /v2) goes through animateText, so the same limits hold everywhere.
+ * the drawings under way have been stored. Every path that draws (/v1/text/animate and text
+ * search; /v2 draws nothing) goes through animateText, so the same limits hold everywhere.
  */
 export interface TextRenderer {
   /** Drawings under way at once: one per import worker plus one drawing. */
