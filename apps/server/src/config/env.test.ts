@@ -128,6 +128,19 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it("gives one address a share of an app key's /v1 budget, never more than the whole", () => {
+    expect(loadConfig({}).apiRateLimitPerAddressPerMinute).toBe(300);
+    expect(
+      loadConfig({ API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '50' }).apiRateLimitPerAddressPerMinute,
+    ).toBe(50);
+    expect(loadConfig({ API_RATE_LIMIT_PER_MINUTE: '100' }).apiRateLimitPerAddressPerMinute).toBe(
+      100,
+    );
+    expect(problemsOf({ API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0' })).toEqual([
+      `API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got "0"`,
+    ]);
+  });
+
   it('parses allow-lists and GIPHY mode', () => {
     const config = loadConfig({
       ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',

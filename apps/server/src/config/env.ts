@@ -277,6 +277,10 @@ const envSchema = z
     IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
     SESSION_MAX_AGE_DAYS: positiveInt('SESSION_MAX_AGE_DAYS', 90, 3650),
     API_RATE_LIMIT_PER_MINUTE: positiveInt('API_RATE_LIMIT_PER_MINUTE', 1200),
+    API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: positiveInt(
+      'API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE',
+      300,
+    ),
     // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
     TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
@@ -472,6 +476,11 @@ export interface AppConfig {
   sessionMaxAgeMs: number;
   /** Requests to /v1 and /v2 per minute per signed-in person, app key, or address. */
   apiRateLimitPerMinute: number;
+  /**
+   * Of an app key's budget, what one address may use (docs/security.md, "Rate limits and
+   * quotas"): never more than the whole.
+   */
+  apiRateLimitPerAddressPerMinute: number;
   signIn: SignInProvider;
   allowedEmails: string[];
   allowedEmailDomains: string[];
@@ -584,6 +593,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
+    apiRateLimitPerAddressPerMinute: Math.min(
+      e.API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE,
+      e.API_RATE_LIMIT_PER_MINUTE,
+    ),
     signIn,
     allowedEmails: e.ALLOWED_EMAILS.map((email) => email.toLowerCase()),
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS.map((domain) =>

@@ -179,6 +179,13 @@ describe('who a request counts against', () => {
     expect(other.statusCode).toBe(200);
   });
 
+  it("an app's key counts per address in a route's own limit: one visitor cannot use up another's", async () => {
+    const { last } = await exhaust(testApp, () => animate(`api_key=${keys[1]}`, '203.0.113.50'));
+    expect(last.statusCode).toBe(429);
+    const visitor = await testApp.app.inject(animate(`api_key=${keys[1]}`, '203.0.113.51'));
+    expect(visitor.statusCode).toBe(200);
+  });
+
   it('a signed-in person counts by account, whatever key or address they come with', async () => {
     const { cookie } = await signInAs(testApp);
     const { last } = await exhaust(testApp, () => ({

@@ -7,15 +7,26 @@ import { AppError } from '../lib/app-error.ts';
 /** One minute: each route's budget (`config.rateLimit.max`) is per caller and minute. */
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 
+function digestApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('base64url');
+}
+
 /**
- * Who a request counts against: the signed-in account (a whole office behind one address
- * must not share one budget), else the api_key that let it into /v1, else its address.
+ * Who a request counts against in a route's own limit: the signed-in account (a whole office
+ * behind one address must not share one budget), else the api_key that let it into /v1 from
+ * one address (a key shipped in a web page is used by every visitor: one of them must not use
+ * up everyone's budget), else its address (docs/security.md, "Rate limits and quotas").
  */
 export function rateLimitKey(request: FastifyRequest): string {
   if (request.user) return `user:${request.user.id}`;
-  if (request.apiKey) {
-    return `key:${createHash('sha256').update(request.apiKey).digest('base64url')}`;
-  }
+  if (request.apiKey) return `key:${digestApiKey(request.apiKey)}|ip:${request.ip}`;
+  return `ip:${request.ip}`;
+}
+
+/** The whole budget of a caller of /v1 and /v2: the person, else the key, else the address. */
+function apiBudgetKey(request: FastifyRequest): string {
+  if (request.user) return `user:${request.user.id}`;
+  if (request.apiKey) return `key:${digestApiKey(request.apiKey)}`;
   return `ip:${request.ip}`;
 }
 
@@ -31,8 +42,15 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
     // The APIs other apps call: a budget per caller on every route, and few wrong keys per
     // address, so keys cannot be guessed at leisure (docs/security.md, "Rate limits and quotas").
     // Counters that only count when asked: a route's own tighter limit still runs after them.
+    const { apiRateLimitPerMinute, apiRateLimitPerAddressPerMinute } = app.deps.config;
     const perCaller = app.createRateLimit({
-      max: app.deps.config.apiRateLimitPerMinute,
+      max: apiRateLimitPerMinute,
+      timeWindow,
+      keyGenerator: apiBudgetKey,
+    });
+    // A key's requests from one address: that address's share of the key's budget.
+    const perKeyAddress = app.createRateLimit({
+      max: apiRateLimitPerAddressPerMinute,
       timeWindow,
       keyGenerator: rateLimitKey,
     });
@@ -43,11 +61,20 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
     });
     app.decorate('apiLimits', {
       async charge(request: FastifyRequest) {
+        if (!request.user && request.apiKey) {
+          const result = await perKeyAddress(request);
+          if (!result.isAllowed && result.isExceeded) {
+            throw new AppError(
+              'rate_limited',
+              `Too many requests from this address: at most ${apiRateLimitPerAddressPerMinute} a minute with this key. Try again in a minute.`,
+            );
+          }
+        }
         const result = await perCaller(request);
         if (!result.isAllowed && result.isExceeded) {
           throw new AppError(
             'rate_limited',
-            `Too many requests: at most ${app.deps.config.apiRateLimitPerMinute} a minute. Try again in a minute.`,
+            `Too many requests: at most ${apiRateLimitPerMinute} a minute. Try again in a minute.`,
           );
         }
       },
@@ -71,7 +98,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Budgets of /v1 and /v2 (plugins/rate-limit.ts). */
     apiLimits: {
-      /** One request of this caller (person, key or address); 429 past the budget. */
+      /**
+       * One request of this caller (person, key or address) and, for a key, of the key from
+       * this address; 429 past either budget.
+       */
       charge(request: FastifyRequest): Promise<void>;
       /** One request without a valid key from this address; 429 past the budget. */
       chargeFailedKey(request: FastifyRequest): Promise<void>;

@@ -30,17 +30,28 @@ describe('/v1 and /v2 limits', () => {
   ) => app.app.inject({ url, headers, remoteAddress: ip });
 
   it('gives each key, person and address its own budget on every route, /v1 and /v2 alike', async () => {
-    testApp = await start({ API_RATE_LIMIT_PER_MINUTE: '4' });
+    testApp = await start({
+      API_RATE_LIMIT_PER_MINUTE: '4',
+      API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '3',
+    });
     const app = testApp;
-    const statuses = async (url: string, count: number, headers?: Record<string, string>) => {
+    const statuses = async (
+      url: string,
+      count: number,
+      headers?: Record<string, string>,
+      ip?: string,
+    ) => {
       const seen: number[] = [];
       for (let index = 0; index < count; index += 1)
-        seen.push((await get(app, url, headers)).statusCode);
+        seen.push((await get(app, url, headers, ip)).statusCode);
       return seen;
     };
+    // The key's 4 a minute, from two addresses (3 at most from one), counted across both APIs.
     expect(await statuses(`/v1/gifs/trending?api_key=${keyA}`, 2)).toEqual([200, 200]);
-    expect(await statuses(`/v2/featured?key=${keyA}`, 3)).toEqual([200, 200, 429]);
-    const refused = await get(app, `/v1/gifs/search?q=cat&api_key=${keyA}`);
+    expect(await statuses(`/v2/featured?key=${keyA}`, 1)).toEqual([200]);
+    const other = '198.51.100.2';
+    expect(await statuses(`/v2/featured?key=${keyA}`, 2, {}, other)).toEqual([200, 429]);
+    const refused = await get(app, `/v1/gifs/search?q=cat&api_key=${keyA}`, {}, '198.51.100.3');
     expect(refused.statusCode).toBe(429);
     expect(errorEnvelopeSchema.parse(refused.json()).meta.msg).toBe(
       'Too many requests: at most 4 a minute. Try again in a minute.',
@@ -50,6 +61,37 @@ describe('/v1 and /v2 limits', () => {
     const { cookie } = await signInAs(app);
     expect(await statuses('/v1/gifs/trending', 4, { cookie })).toEqual([200, 200, 200, 200]);
     expect(await statuses('/v1/gifs/trending', 1, { cookie })).toEqual([429]);
+  });
+
+  it('stops one address flooding with a shared key before it drains the key for the others', async () => {
+    // A key shipped in a web page: every visitor sends it, each from their own address.
+    testApp = await start({
+      API_RATE_LIMIT_PER_MINUTE: '20',
+      API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '5',
+    });
+    const app = testApp;
+    const flooder = '203.0.113.66';
+    const visitor = '203.0.113.67';
+    const floodStatuses: number[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const path =
+        index % 2 === 0 ? `/v1/gifs/trending?api_key=${keyA}` : `/v2/featured?key=${keyA}`;
+      floodStatuses.push((await get(app, path, {}, flooder)).statusCode);
+    }
+    expect(floodStatuses).toEqual([...Array(5).fill(200), ...Array(25).fill(429)]);
+    // Refused in each API's own envelope, saying what to do.
+    const v1 = await get(app, `/v1/gifs/search?q=cat&api_key=${keyA}`, {}, flooder);
+    expect(v1.statusCode).toBe(429);
+    expect(errorEnvelopeSchema.parse(v1.json()).meta).toMatchObject({
+      status: 429,
+      msg: 'Too many requests from this address: at most 5 a minute with this key. Try again in a minute.',
+    });
+    const v2 = await get(app, `/v2/featured?key=${keyA}`, {}, flooder);
+    expect(v2.statusCode).toBe(429);
+    expect(tenorErrorSchema.parse(v2.json()).error.code).toBe(429);
+    // Everyone else on the key is still answered.
+    expect((await get(app, `/v1/gifs/trending?api_key=${keyA}`, {}, visitor)).statusCode).toBe(200);
+    expect((await get(app, `/v2/featured?key=${keyA}`, {}, visitor)).statusCode).toBe(200);
   });
 
   it('refuses an address that keeps sending wrong keys, without locking out the right ones', async () => {
