@@ -141,6 +141,26 @@ describe('npm run sticky -- import', () => {
     expect(again.stdout).toMatch(/^Imported 0, skipped 1 as duplicates, rejected 0/m);
   });
 
+  it('imports nothing below the free-space floor, and says why in one line', async () => {
+    const itemsBefore = await database.pool.query('SELECT count(*)::int AS n FROM items');
+    // A floor no disk reaches: a petabyte.
+    const result = await runCli(['import', folder], {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      MIN_FREE_DISK_MB: String(1024 ** 3),
+    });
+    expect(result.code).toBe(75);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Nothing was imported: the disk of DATA_DIR \(.+\) has \d+ MB free, under MIN_FREE_DISK_MB \(1073741824 MB\)\. Free some space and run this again\.$/,
+      ),
+    ]);
+    expect(result.stderr).toContain(`DATA_DIR (${dataDir})`);
+    expect(result.stdout).not.toMatch(/Imported/);
+    const itemsAfter = await database.pool.query('SELECT count(*)::int AS n FROM items');
+    expect(itemsAfter.rows[0].n).toBe(itemsBefore.rows[0].n);
+  });
+
   it('says to stop the server (or use DATABASE_URL) when a server holds DATA_DIR', async () => {
     const busy = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-busy-'));
     // This test process is alive: it stands in for a running server.

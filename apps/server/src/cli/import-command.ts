@@ -12,6 +12,7 @@ import type { ItemMetadata } from '../catalog/import/import-media.ts';
 import { makeRemainingRenditions } from '../catalog/import/later-renditions.ts';
 import { importJobs } from '../db/schema.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
+import { formatWholeMegabytes, readFreeSpace } from '../storage/free-space.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
@@ -123,6 +124,21 @@ async function run(args: string[]): Promise<number> {
   }
 
   const catalog = await openCatalog();
+  // The server's floor holds here too (docs/uploads.md, "Receiving"): an import fills the disk
+  // as surely as uploads do.
+  const space = await readFreeSpace(catalog.config, catalog.config.dataDir).catch(
+    async (error: unknown) => {
+      await catalog.close();
+      throw error;
+    },
+  );
+  if (space.isLow) {
+    await catalog.close();
+    throw new CliError(
+      `Nothing was imported: the disk of DATA_DIR (${catalog.config.dataDir}) has ${formatWholeMegabytes(space.freeBytes)} free, under MIN_FREE_DISK_MB (${formatWholeMegabytes(space.floorBytes)}). Free some space and run this again.`,
+      75,
+    );
+  }
   // Items appear as soon as their grid tiles exist; the other renditions are jobs
   // (docs/catalog.md, "Jobs"), made below before we exit, or by the server if interrupted.
   const jobs = createJobQueue({ database: catalog.database, log: catalog.log });

@@ -8,6 +8,7 @@ import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { listFilesUnder } from '../test-support/files.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
+import { rawRequest, sendRaw } from '../test-support/raw-http.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import {
   buildMultipart,
@@ -353,6 +354,44 @@ describe('upload quotas, roles and races', () => {
     ]);
     expect(theirs.statusCode).toBe(202);
     await waitForUploads(testApp, auth);
+  });
+
+  it('takes no upload below the free-space floor, says why, and reads no byte of the body', async () => {
+    // A floor no disk reaches: a petabyte.
+    const listening = await startListeningApp(
+      { MIN_FREE_DISK_MB: String(1024 ** 3) },
+      { hasJobs: true },
+    );
+    testApp = listening;
+    const { cookie } = await signInAs(listening);
+    const auth = sameSiteHeaders(listening, cookie);
+    const refused = await postUploads(listening, auth, [
+      { name: 'full.gif', bytes: await makeAnimation({ format: 'gif' }) },
+    ]);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({
+      success: false,
+      error: {
+        code: 'unavailable',
+        message:
+          'The server is low on disk space, so no new uploads are taken right now. Try again later; what was uploaded before still works.',
+      },
+    });
+    expect(await countRows(listening, 'uploads')).toBe(0);
+    expect(listFilesUnder(uploadTempDir(listening.config))).toEqual([]);
+
+    // Only the headers of a 1 MB upload are sent: the answer comes without waiting for the body.
+    const port = Number(new URL(listening.baseUrl).port);
+    const answer = await sendRaw(
+      port,
+      rawRequest('POST', '/api/uploads', {
+        ...auth,
+        'Content-Type': 'multipart/form-data; boundary=x',
+        'Content-Length': String(1024 * 1024),
+      }),
+    );
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.body).error.message).toMatch(/^The server is low on disk space/);
   });
 
   it('lets only admins upload with UPLOADS=admins, and nobody with UPLOADS=off', async () => {

@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';
+import { ensureFreeSpace } from '../storage/free-space.ts';
 import { receiveMultipart } from '../uploads/receive-files.ts';
 import {
   acceptUploads,
@@ -68,7 +69,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Upload files (multipart/form-data)',
         description:
-          'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 413 (too big), 415 (not an image), 429 (daily quota) or 400. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
+          'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 413 (too big), 415 (not an image), 429 (daily quota) or 400; 503 when the server is low on disk space (MIN_FREE_DISK_MB), before the body is read. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
         consumes: ['multipart/form-data'],
         response: { 202: createUploadsResponseSchema, ...apiErrorResponses },
       },
@@ -87,6 +88,19 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!request.isMultipart()) {
         throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data.');
+      }
+      // Below MIN_FREE_DISK_MB nothing new is taken, still before a byte of the body is read:
+      // the files would land in DATA_DIR, then in its database and media (docs/uploads.md,
+      // "Receiving").
+      try {
+        await ensureFreeSpace(
+          config,
+          config.dataDir,
+          'no new uploads are taken right now. Try again later; what was uploaded before still works.',
+        );
+      } catch (error) {
+        reply.header('connection', 'close');
+        throw error;
       }
       let received;
       try {

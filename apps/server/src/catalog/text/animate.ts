@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
+import { ensureFreeSpace } from '../../storage/free-space.ts';
 import { importMedia } from '../import/import-media.ts';
 import type { ImportDeps } from '../import/import-media.ts';
 import { loadItemsByIds } from '../query/items.ts';
@@ -12,7 +13,6 @@ import { fontCredit } from './fonts.ts';
 import { RENDERER_VERSION, renderTextAnimation } from './render.ts';
 import { textStyleIds, textStyles } from './styles.ts';
 import type { TextStyleId } from './styles.ts';
-import { readFreeBytes } from './text-renderer.ts';
 import type { TextRenderer } from './text-renderer.ts';
 
 /** What drawing animated text needs: the import's deps and the app's renderer. */
@@ -94,19 +94,6 @@ function renderStyles(
   ).then((pairs) => new Map(pairs));
 }
 
-/** Below the free-space floor nothing new is drawn, and the person is told why. */
-async function ensureFreeSpace(deps: AnimateDeps): Promise<void> {
-  const floor = deps.config.minFreeDiskBytes;
-  const free = await readFreeBytes(deps.config.mediaDir);
-  if (free < floor) {
-    throw new AppError(
-      'unavailable',
-      'The server is low on disk space, so no new animated text is made right now; phrases made before still work.',
-      { freeBytes: free, floorBytes: floor },
-    );
-  }
-}
-
 /**
  * Counts one new phrase against the person's daily quota (TEXT_RENDERS_PER_DAY), or refuses
  * it (429) when the day's are used up. Stored per digest of the person and UTC day, so every
@@ -161,7 +148,11 @@ export async function animateText(
         'Too many animations are being made right now; try again in a moment.',
       );
     }
-    await ensureFreeSpace(deps);
+    await ensureFreeSpace(
+      deps.config,
+      deps.config.mediaDir,
+      'no new animated text is made right now; phrases made before still work.',
+    );
     await chargeRenderQuota(deps, requester);
     // Someone else may have started this phrase while we checked.
     job = inFlight.get(phrase);

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
 import type { TextStyleId } from './styles.ts';
@@ -27,10 +26,4 @@ export function createTextRenderer(options: { concurrency: number }): TextRender
       while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
     },
   };
-}
-
-/** Free bytes for an unprivileged writer on the file system holding `directory`. */
-export async function readFreeBytes(directory: string): Promise<number> {
-  const stats = await fs.statfs(directory);
-  return stats.bavail * stats.bsize;
 }
