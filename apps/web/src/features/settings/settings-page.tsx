@@ -1,13 +1,15 @@
+import type { ApiToken } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Copy, Download, KeyRound, Trash2 } from 'lucide-react';
+import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { Modal } from '@/components/modal.tsx';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { createToken, revokeToken, tokensQueryKey, tokensQueryOptions } from './api/tokens.ts';
-import { buildCurlExample, buildShareXConfig } from './uploader-config.ts';
+import { buildCurlExample, buildShareXConfig, tokenPlaceholder } from './uploader-config.ts';
 
 const fieldClass =
   'w-full rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white ' +
@@ -31,10 +33,14 @@ function downloadText(fileName: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
+/** A command or file to copy as it is: its caption names it (the figure's accessible name). */
 function CodeBlock({ label, code }: { label: string; code: string }) {
+  const captionId = useId();
   return (
-    <figure className="flex flex-col gap-1">
-      <figcaption className="text-sm font-medium text-gray-200">{label}</figcaption>
+    <figure aria-labelledby={captionId} className="flex flex-col gap-1">
+      <figcaption id={captionId} className="text-sm font-medium text-gray-200">
+        {label}
+      </figcaption>
       <pre className="rounded-lg border border-white/10 bg-gray-950 p-3 text-xs break-all whitespace-pre-wrap text-gray-100">
         <code>{code}</code>
       </pre>
@@ -42,11 +48,8 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
   );
 }
 
-/** The secret of a token just made, with what to do with it: shown once. */
+/** The secret of a token just made: shown once. */
 function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const origin = window.location.origin;
-  const curl = buildCurlExample(origin, secret);
-  const shareX = buildShareXConfig(origin, secret);
   return (
     <section
       aria-labelledby="new-token-heading"
@@ -56,7 +59,8 @@ function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
         Your new token
       </h3>
       <p className="text-sm text-gray-200">
-        Copy it now: it is shown only once. Anyone who has it can upload as you.
+        Copy it now: it is shown only once. Anyone who has it can upload as you. The curl command
+        and the ShareX uploader below hold it until you press Done.
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <code className="rounded-lg bg-gray-950 px-3 py-2 text-sm break-all text-emerald-100">
@@ -70,7 +74,40 @@ function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
           <Copy className="size-4" aria-hidden="true" />
           Copy token
         </button>
+        <button type="button" className={buttonStyles.ghost} onClick={onDone}>
+          Done
+        </button>
       </div>
+    </section>
+  );
+}
+
+/**
+ * How to upload from a script or ShareX, shown before any token is made (with a placeholder
+ * where the token goes) so a person sees what a token is for; with the real token once made.
+ */
+function UploaderExamples({ secret }: { secret: string | null }) {
+  const origin = window.location.origin;
+  const token = secret ?? tokenPlaceholder;
+  const curl = buildCurlExample(origin, token);
+  const shareX = buildShareXConfig(origin, token);
+  return (
+    <section aria-labelledby="uploaders-heading" className="flex flex-col gap-3">
+      <h2 id="uploaders-heading" className="flex items-center gap-2 text-xl font-bold">
+        <Terminal className="size-5" aria-hidden="true" />
+        Upload from scripts and tools
+      </h2>
+      <p className="text-sm text-gray-300">
+        {secret ? (
+          'These hold the token you just made: copy them as they are.'
+        ) : (
+          <>
+            Create a token above and it is filled in here; or replace{' '}
+            <code className="text-gray-100">{tokenPlaceholder}</code> with a token you kept.
+          </>
+        )}{' '}
+        In the curl command, <code className="text-gray-100">cat.gif</code> is the file to send.
+      </p>
       <CodeBlock label="Upload with curl" code={curl} />
       <CodeBlock label="ShareX custom uploader (sticky.sxcu)" code={shareX} />
       <div className="flex flex-wrap gap-2">
@@ -90,11 +127,65 @@ function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
           <Download className="size-4" aria-hidden="true" />
           Download ShareX uploader
         </button>
-        <button type="button" className={buttonStyles.ghost} onClick={onDone}>
-          Done
-        </button>
       </div>
     </section>
+  );
+}
+
+/** Asks before revoking: scripts and tools that use the token stop working at once. */
+function RevokeTokenDialog({
+  token,
+  onClose,
+  onRevoked,
+}: {
+  token: ApiToken | null;
+  onClose: () => void;
+  onRevoked: (id: string) => void;
+}) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: (id: string) => revokeToken(id),
+    onSuccess: async ({ id }) => {
+      await queryClient.invalidateQueries({ queryKey: tokensQueryKey });
+      onRevoked(id);
+      onClose();
+      void notify('success', 'Token revoked');
+    },
+  });
+  return (
+    <Modal
+      title="Revoke this token?"
+      description={
+        token
+          ? `Scripts and tools that use “${token.name}” can no longer upload as you. This cannot be undone.`
+          : undefined
+      }
+      open={token !== null}
+      onOpenChange={(isOpen) => {
+        if (isOpen) return;
+        revoke.reset();
+        onClose();
+      }}
+    >
+      {revoke.error && (
+        <p role="alert" className="mb-3 text-sm text-red-300">
+          {revoke.error.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <button type="button" className={buttonStyles.secondary} onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+          aria-disabled={revoke.isPending}
+          onClick={() => token && !revoke.isPending && revoke.mutate(token.id)}
+        >
+          {revoke.isPending ? 'Revoking…' : 'Revoke token'}
+        </button>
+      </div>
+    </Modal>
   );
 }
 
@@ -107,23 +198,16 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const tokens = useQuery(tokensQueryOptions());
   const [name, setName] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const nameId = useId();
   const create = useMutation({
     mutationFn: () => createToken(name),
-    onSuccess: async (made) => {
-      setSecret(made.secret);
+    onSuccess: async (response) => {
+      setMade({ id: response.token.id, secret: response.secret });
       setName('');
       await queryClient.invalidateQueries({ queryKey: tokensQueryKey });
     },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => revokeToken(id),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: tokensQueryKey });
-      void notify('success', 'Token revoked');
-    },
-    onError: (error) => void notify('error', error.message),
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -131,7 +215,7 @@ export function SettingsPage() {
   };
 
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
+    <div className="flex max-w-3xl flex-col gap-8">
       <h1 className="text-3xl font-extrabold">Settings</h1>
       <section aria-labelledby="tokens-heading" className="flex flex-col gap-4">
         <h2 id="tokens-heading" className="flex items-center gap-2 text-xl font-bold">
@@ -166,7 +250,7 @@ export function SettingsPage() {
             {create.error.message}
           </p>
         )}
-        {secret && <NewToken secret={secret} onDone={() => setSecret(null)} />}
+        {made && <NewToken secret={made.secret} onDone={() => setMade(null)} />}
         {tokens.isPending ? (
           <LoadingIndicator label="Loading tokens…" />
         ) : tokens.error ? (
@@ -192,8 +276,7 @@ export function SettingsPage() {
                 <button
                   type="button"
                   className={`${buttonStyles.secondary} px-3 py-1.5 text-xs`}
-                  aria-disabled={revoke.isPending}
-                  onClick={() => !revoke.isPending && revoke.mutate(token.id)}
+                  onClick={() => setRevoking(token)}
                 >
                   <Trash2 className="size-3.5" aria-hidden="true" />
                   Revoke<span className="sr-only"> {token.name}</span>
@@ -202,7 +285,14 @@ export function SettingsPage() {
             ))}
           </ul>
         )}
+        <RevokeTokenDialog
+          token={revoking}
+          onClose={() => setRevoking(null)}
+          // A revoked token is no use in the examples: they go back to the placeholder.
+          onRevoked={(id) => setMade((current) => (current?.id === id ? null : current))}
+        />
       </section>
+      <UploaderExamples secret={made?.secret ?? null} />
     </div>
   );
 }

@@ -2,6 +2,10 @@
  * What the settings page shows a person to upload from outside the browser: a curl command
  * and a ShareX custom uploader (`.sxcu`), both against this server with their token.
  */
+
+/** Stands where the token goes until one is made (the page then shows the real one). */
+export const tokenPlaceholder = '<your token>';
+
 export function buildCurlExample(origin: string, secret: string): string {
   return [
     `curl -H "Authorization: Bearer ${secret}" \\`,

@@ -1,5 +1,5 @@
 import { titleFromFileName, uploadMediaTypes } from '@sticky/contracts';
-import type { ItemDetails, UploadLimitsResponse } from '@sticky/contracts';
+import type { UploadLimitsResponse } from '@sticky/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, ImagePlus, Upload as UploadIcon, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -13,9 +13,8 @@ import { sendUpload } from './api/send-upload.ts';
 import type { UploadFieldValues } from './api/send-upload.ts';
 import { uploadLimitsQueryOptions } from './api/upload-limits.ts';
 import { uploadsQueryKey } from './api/uploads-list.ts';
-import { EditItemDialog } from './components/edit-item-dialog.tsx';
 import { ItemFields } from './components/item-fields.tsx';
-import { getItemPagePath } from './item-links.ts';
+import { UploadResult } from './components/upload-result.tsx';
 import { readFirstFrame } from './transparency.ts';
 
 type DraftStatus = 'waiting' | 'sending' | 'processing' | 'ready' | 'failed';
@@ -33,6 +32,8 @@ interface Draft {
   reason: string | null;
   uploadId: string | null;
   itemId: string | null;
+  /** The file was already an item: the receipt answered that item, no copy was made. */
+  isDuplicate: boolean;
 }
 
 /** Files sent at once: the rest wait their turn, each with its own progress. */
@@ -41,17 +42,6 @@ const PARALLEL_SENDS = 2;
 function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function toDetails(values: UploadFieldValues): ItemDetails {
-  return {
-    title: values.title,
-    tags: values.tags,
-    type: values.type,
-    category: values.category || null,
-    rating: values.rating,
-    sourceUrl: values.source,
-  };
 }
 
 function DraftRow({
@@ -67,7 +57,6 @@ function DraftRow({
   onApplyToAll: () => void;
   onRemove: () => void;
 }) {
-  const [isEditing, setIsEditing] = useState(false);
   const headingId = useId();
   const isEditable = draft.status === 'waiting';
   // Under reduced motion the first frame stands in for the animation (nothing until it is read).
@@ -115,28 +104,12 @@ function DraftRow({
             <p className="text-sm font-semibold text-amber-200">Processing</p>
           )}
           {draft.status === 'ready' && draft.itemId && (
-            <p className="flex flex-wrap items-center gap-3 text-sm">
-              <span className="font-semibold text-emerald-200">Ready</span>
-              <Link
-                to={getItemPagePath(draft.itemId, draft.values.type)}
-                className="text-violet-200 underline hover:text-white"
-              >
-                Open {draft.values.title}
-              </Link>
-              <button
-                type="button"
-                className={`${buttonStyles.secondary} px-3 py-1 text-xs`}
-                onClick={() => setIsEditing(true)}
-              >
-                Edit details<span className="sr-only"> of {draft.values.title}</span>
-              </button>
-              <EditItemDialog
-                itemId={draft.itemId}
-                details={toDetails(draft.values)}
-                open={isEditing}
-                onOpenChange={setIsEditing}
-              />
-            </p>
+            <UploadResult
+              itemId={draft.itemId}
+              isDuplicate={draft.isDuplicate}
+              sentTitle={draft.values.title}
+              sentType={draft.values.type}
+            />
           )}
           {draft.status === 'failed' && (
             <p role="alert" className="text-sm text-red-300">
@@ -144,7 +117,10 @@ function DraftRow({
             </p>
           )}
         </div>
-        <ItemFields values={draft.values} onChange={onChange} isDisabled={!isEditable} />
+        {/* Once an item, its details are the item's: edited there, not in these fields. */}
+        {draft.status !== 'ready' && (
+          <ItemFields values={draft.values} onChange={onChange} isDisabled={!isEditable} />
+        )}
         {isEditable && (
           <div className="flex flex-wrap gap-2">
             {canApplyToAll && (
@@ -230,6 +206,7 @@ export function UploadPage() {
             : null,
           uploadId: null,
           itemId: null,
+          isDuplicate: false,
         };
       });
       setDrafts((current) => [...current, ...added]);
@@ -291,6 +268,7 @@ export function UploadPage() {
         status: receipt.state === 'processing' ? 'processing' : 'ready',
         uploadId: receipt.uploadId,
         itemId: receipt.itemId,
+        isDuplicate: receipt.isDuplicate,
       });
     } catch (error) {
       update(draft.key, { status: 'failed', reason: (error as Error).message });

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { notify } from '@/lib/notify.ts';
 import { deleteItem, refreshAfterItemChange } from '../api/owned-item.ts';
-import { Modal } from './modal.tsx';
+import { Modal } from '@/components/modal.tsx';
 
 interface DeleteItemDialogProps {
   itemId: string;

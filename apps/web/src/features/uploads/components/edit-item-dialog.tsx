@@ -7,7 +7,7 @@ import { notify } from '@/lib/notify.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import type { UploadFieldValues } from '../api/send-upload.ts';
 import { ItemFields } from './item-fields.tsx';
-import { Modal } from './modal.tsx';
+import { Modal } from '@/components/modal.tsx';
 
 function toValues(details: ItemDetails): UploadFieldValues {
   return {

@@ -1,12 +1,14 @@
 import type { Upload, UploadState } from '@sticky/contracts';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { useAuth } from '@/features/auth';
 import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
+import { isApiClientError } from '@/lib/api-client.ts';
 import { notify } from '@/lib/notify.ts';
-import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
+import { ownedItemQueryOptions, refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import { uploadsQueryOptions } from '../api/uploads-list.ts';
 import type { UploadsScope } from '../api/uploads-list.ts';
 import { getItemPagePath, getItemPageUrl } from '../item-links.ts';
@@ -29,12 +31,28 @@ function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+const isNotFound = (error: unknown) => isApiClientError(error) && error.status === 404;
+
 function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   const queryClient = useQueryClient();
   const [isEditing, setIsEditing] = useState(false);
   const [isDeleting, setIsDeleting] = useState(false);
+  const titleId = useId();
   const { itemId, details } = upload;
   const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
+  // An upload's item may not be the person's: a file already in Sticky (someone else's, or
+  // imported) answers with that item. Admins may edit any; anyone else asks the item
+  // (`GET /api/items/:id`) what they may do, and is offered only that.
+  const isAdmin = useAuth().user?.isAdmin === true;
+  const rights = useQuery({
+    ...ownedItemQueryOptions(itemId ?? ''),
+    enabled: hasItem && !isAdmin,
+    retry: false,
+  });
+  const canEdit = hasItem && (isAdmin || rights.data?.canEdit === true);
+  const canDelete = hasItem && (isAdmin || rights.data?.canDelete === true);
+  const isSomeoneElses =
+    hasItem && !isAdmin && (rights.data?.canEdit === false || isNotFound(rights.error));
   const preview = usePrefersReducedMotion() ? upload.previewStillUrl : upload.previewUrl;
   const toggleHidden = useMutation({
     mutationFn: () => updateItem(itemId!, { isHidden: upload.state !== 'hidden' }),
@@ -53,7 +71,10 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
     }
   };
   return (
-    <li className="flex flex-col gap-3 rounded-xl border border-white/10 bg-white/5 p-3 sm:flex-row sm:items-center">
+    <li
+      aria-labelledby={titleId}
+      className="flex flex-col gap-3 rounded-xl border border-white/10 bg-white/5 p-3 sm:flex-row sm:items-center"
+    >
       <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-gray-950">
         {preview ? (
           <img src={preview} alt={details.title} className="size-full object-contain" />
@@ -65,13 +86,16 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
         <div className="flex flex-wrap items-center gap-2">
           {hasItem && upload.state === 'ready' ? (
             <Link
+              id={titleId}
               to={getItemPagePath(itemId!, details.type)}
               className="truncate font-semibold text-white hover:underline"
             >
               {details.title}
             </Link>
           ) : (
-            <span className="truncate font-semibold text-white">{details.title}</span>
+            <span id={titleId} className="truncate font-semibold text-white">
+              {details.title}
+            </span>
           )}
           <UploadStateBadge state={upload.state} />
         </div>
@@ -88,13 +112,20 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
           )}
         </p>
         {upload.reason && <p className="text-sm text-red-300">{upload.reason}</p>}
+        {isSomeoneElses && (
+          <p className="text-sm text-gray-300">
+            This file was already in Sticky as someone else’s item: it is theirs to edit or delete.
+          </p>
+        )}
       </div>
-      {hasItem && (
+      {hasItem && (canEdit || upload.state === 'ready') && (
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={smallButton} onClick={() => setIsEditing(true)}>
-            <Pencil className="size-3.5" aria-hidden="true" />
-            Edit<span className="sr-only"> {details.title}</span>
-          </button>
+          {canEdit && (
+            <button type="button" className={smallButton} onClick={() => setIsEditing(true)}>
+              <Pencil className="size-3.5" aria-hidden="true" />
+              Edit<span className="sr-only"> {details.title}</span>
+            </button>
+          )}
           {upload.state === 'ready' && (
             <button type="button" className={smallButton} onClick={() => void onCopy()}>
               <Link2 className="size-3.5" aria-hidden="true" />
@@ -117,22 +148,28 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
               <span className="sr-only"> {details.title}</span>
             </button>
           )}
-          <button type="button" className={smallButton} onClick={() => setIsDeleting(true)}>
-            <Trash2 className="size-3.5" aria-hidden="true" />
-            Delete<span className="sr-only"> {details.title}</span>
-          </button>
-          <EditItemDialog
-            itemId={itemId!}
-            details={details}
-            open={isEditing}
-            onOpenChange={setIsEditing}
-          />
-          <DeleteItemDialog
-            itemId={itemId!}
-            title={details.title}
-            open={isDeleting}
-            onOpenChange={setIsDeleting}
-          />
+          {canDelete && (
+            <button type="button" className={smallButton} onClick={() => setIsDeleting(true)}>
+              <Trash2 className="size-3.5" aria-hidden="true" />
+              Delete<span className="sr-only"> {details.title}</span>
+            </button>
+          )}
+          {canEdit && (
+            <EditItemDialog
+              itemId={itemId!}
+              details={details}
+              open={isEditing}
+              onOpenChange={setIsEditing}
+            />
+          )}
+          {canDelete && (
+            <DeleteItemDialog
+              itemId={itemId!}
+              title={details.title}
+              open={isDeleting}
+              onOpenChange={setIsDeleting}
+            />
+          )}
         </div>
       )}
     </li>

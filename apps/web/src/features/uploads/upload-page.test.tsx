@@ -1,0 +1,291 @@
+import type { OwnedItem, Upload, UploadLimitsResponse } from '@sticky/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import { json, stubApi } from '@/test-support/api.ts';
+import { renderInRouter, testUser } from '@/test-support/render.tsx';
+import { stubUploadRequests } from './test-support/upload-requests.ts';
+import { UploadPage } from './upload-page.tsx';
+
+const limits: UploadLimitsResponse = {
+  success: true,
+  canUpload: true,
+  maxFileBytes: 10 * 1024 * 1024,
+  maxFilesPerRequest: 20,
+  bytesPerDay: 100 * 1024 * 1024,
+  itemsPerDay: 100,
+  bytesUsedToday: 0,
+  itemsUsedToday: 0,
+  mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
+};
+
+const gif = (name: string) => new File(['GIF89a'], name, { type: 'image/gif' });
+
+function ownedItem(id: string, change: Partial<OwnedItem> = {}): OwnedItem {
+  return {
+    id,
+    details: {
+      title: 'Item title',
+      tags: [],
+      type: 'gif',
+      category: null,
+      rating: 'g',
+      sourceUrl: '',
+    },
+    isHidden: false,
+    owner: { id: testUser.id, name: testUser.name, email: testUser.email },
+    canEdit: true,
+    canDelete: true,
+    canHide: false,
+    ...change,
+  };
+}
+
+function uploadRow(id: string, change: Partial<Upload>): Upload {
+  return {
+    id,
+    itemId: null,
+    state: 'processing',
+    reason: null,
+    fileName: 'file.gif',
+    bytes: 6,
+    createdAt: '2025-01-02T10:00:00.000Z',
+    previewUrl: null,
+    previewStillUrl: null,
+    details: { title: 'File', tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
+    uploader: null,
+    ...change,
+  };
+}
+
+/** Stands in for the canvas APIs jsdom lacks: each file's first frame has this alpha. */
+function stubFirstFrames(alphaOf: (width: number) => number) {
+  vi.stubGlobal('createImageBitmap', async (file: File) => ({
+    // The file's size carries which frame it has: the stub reads it back as the width.
+    width: file.size,
+    height: 1,
+    close: () => {},
+  }));
+  vi.stubGlobal(
+    'OffscreenCanvas',
+    class {
+      private width = 1;
+      constructor(width: number) {
+        this.width = width;
+      }
+      getContext() {
+        const width = this.width;
+        return {
+          drawImage: () => {},
+          getImageData: () => ({
+            data: Uint8ClampedArray.from({ length: width * 4 }, (_, index) =>
+              index % 4 === 3 ? alphaOf(width) : 0,
+            ),
+          }),
+        };
+      }
+      async convertToBlob() {
+        return new Blob(['png']);
+      }
+    },
+  );
+}
+
+describe('Upload page', () => {
+  beforeAll(async () => {
+    await import('@sticky/contracts');
+  });
+  let items: Map<string, OwnedItem | null>;
+  let recent: () => Promise<Response> | Response;
+
+  beforeEach(() => {
+    let objectUrls = 0;
+    Object.assign(URL, {
+      createObjectURL: () => `blob:test/${(objectUrls += 1)}`,
+      revokeObjectURL: () => {},
+    });
+    items = new Map();
+    recent = () => json({ success: true, uploads: [], next: null });
+    stubApi({
+      'GET /api/uploads/limits': () => json(limits),
+      'GET /api/uploads': () => recent(),
+      'GET /api/items/': ({ url }) => {
+        const item = items.get(url.split('/').pop()!);
+        return item
+          ? json({ success: true, item })
+          : json({ error: { code: 'not_found', message: 'There is no item with this id.' } }, 404);
+      },
+    });
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(URL, 'createObjectURL');
+    Reflect.deleteProperty(URL, 'revokeObjectURL');
+  });
+
+  const openUploadPage = async () => {
+    const view = renderInRouter(
+      <Routes>
+        <Route path="/upload" element={<UploadPage />} />
+        <Route path="/:type/:slug" element={<p>item page</p>} />
+      </Routes>,
+      { url: '/upload' },
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Upload' });
+    return view;
+  };
+  const rows = () => within(screen.getByRole('list', { name: 'Files to upload' }));
+  const row = (fileName: string) => within(rows().getByRole('listitem', { name: fileName }));
+
+  it('adds a row for an image pasted from the clipboard', async () => {
+    await openUploadPage();
+    fireEvent.paste(document.body, { clipboardData: { files: [gif('screenshot.gif')] } });
+    expect(await screen.findByRole('listitem', { name: 'screenshot.gif' })).toBeInTheDocument();
+    expect(row('screenshot.gif').getByLabelText('Title')).toHaveValue('Screenshot');
+    expect(screen.getByRole('button', { name: 'Upload 1 file' })).toBeInTheDocument();
+  });
+
+  it('adds a row for each of several files chosen with "Choose files"', async () => {
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      gif('happy-dance.gif'),
+      gif('sad_cat.gif'),
+    ]);
+    expect(rows().getAllByRole('listitem')).toHaveLength(2);
+    expect(row('happy-dance.gif').getByLabelText('Title')).toHaveValue('Happy dance');
+    expect(row('sad_cat.gif').getByLabelText('Title')).toHaveValue('Sad cat');
+    expect(screen.getByRole('button', { name: 'Upload 2 files' })).toBeInTheDocument();
+  });
+
+  it('proposes a file with transparency as a Sticker, and the person can make it a GIF', async () => {
+    // Two pixels wide: see-through; three: opaque (the stub reads the width from the size).
+    stubFirstFrames((width) => (width === 2 ? 0 : 255));
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File(['ab'], 'clear.png', { type: 'image/png' }),
+      new File(['abc'], 'solid.png', { type: 'image/png' }),
+    ]);
+    await waitFor(() => expect(row('clear.png').getByLabelText('Type')).toHaveValue('sticker'));
+    expect(row('solid.png').getByLabelText('Type')).toHaveValue('gif');
+    await user.selectOptions(row('clear.png').getByLabelText('Type'), 'GIF');
+    expect(row('clear.png').getByLabelText('Type')).toHaveValue('gif');
+  });
+
+  it('applies one row’s category and rating to every file', async () => {
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      gif('one.gif'),
+      gif('two.gif'),
+      gif('three.gif'),
+    ]);
+    await user.type(row('two.gif').getByLabelText('Category'), 'Reactions/Happy');
+    await user.selectOptions(row('two.gif').getByLabelText('Rating'), 'PG-13');
+    await user.click(
+      row('two.gif').getByRole('button', { name: 'Apply tags, category and rating to all' }),
+    );
+    for (const name of ['one.gif', 'three.gif']) {
+      expect(row(name).getByLabelText('Category')).toHaveValue('Reactions/Happy');
+      expect(row(name).getByLabelText('Rating')).toHaveValue('pg-13');
+      // Titles stay each file's own.
+      expect(row(name).getByLabelText('Title')).toHaveValue(name === 'one.gif' ? 'One' : 'Three');
+    }
+  });
+
+  it('shows the progress, then Processing, then Ready with a link to the item page', async () => {
+    const { pending } = stubUploadRequests();
+    let answerRecent: (response: Response) => void = () => {};
+    recent = () => new Promise<Response>((resolve) => (answerRecent = resolve));
+    items.set(
+      'item-1',
+      ownedItem('item-1', { details: { ...ownedItem('x').details, title: 'Party' } }),
+    );
+    const { router } = await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [gif('party.gif')]);
+    await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+
+    await waitFor(() => expect(pending).toHaveLength(1));
+    expect(pending[0]!.form.get('title')).toBe('Party');
+    pending[0]!.progress(3, 6);
+    await waitFor(() =>
+      expect(
+        row('party.gif').getByRole('progressbar', { name: 'Sending party.gif' }),
+      ).toHaveAttribute('value', '3'),
+    );
+    pending[0]!.accept({ uploadId: 'up-1', state: 'processing', url: '/u/up-1' });
+    expect(await row('party.gif').findByText('Processing')).toBeInTheDocument();
+
+    answerRecent(
+      json({
+        success: true,
+        uploads: [uploadRow('up-1', { state: 'ready', itemId: 'item-1' })],
+        next: null,
+      }),
+    );
+    expect(await row('party.gif').findByText('Ready', { exact: true })).toBeInTheDocument();
+    // Its own item: Edit is offered once the item says so.
+    expect(
+      await row('party.gif').findByRole('button', { name: 'Edit details of Party' }),
+    ).toBeVisible();
+    await user.click(row('party.gif').getByRole('link', { name: 'Open Party' }));
+    expect(router.state.location.pathname).toBe('/gif/item-1');
+    expect(screen.getByText('item page')).toBeInTheDocument();
+  });
+
+  describe('a file that is already in Sticky', () => {
+    const sendDuplicate = async (receipt: { itemId: string; state: 'ready' | 'hidden' }) => {
+      const { pending } = stubUploadRequests();
+      await openUploadPage();
+      const user = userEvent.setup();
+      await user.upload(screen.getByLabelText('Choose files'), [gif('my-title.gif')]);
+      await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+      await waitFor(() => expect(pending).toHaveLength(1));
+      pending[0]!.accept({ ...receipt, isDuplicate: true, url: null });
+      return row('my-title.gif');
+    };
+
+    it('as someone else’s item: says so, links to it by its own title, and offers no Edit', async () => {
+      items.set(
+        'theirs',
+        ownedItem('theirs', {
+          details: { ...ownedItem('x').details, title: 'Their dance', type: 'sticker' },
+          owner: null,
+          canEdit: false,
+          canDelete: false,
+        }),
+      );
+      const result = await sendDuplicate({ itemId: 'theirs', state: 'ready' });
+      expect(await result.findByRole('link', { name: 'Open Their dance' })).toHaveAttribute(
+        'href',
+        '/sticker/theirs',
+      );
+      expect(result.getByText('Already in Sticky')).toBeInTheDocument();
+      expect(result.getByText(/keeps its own title, tags and uploader/)).toBeInTheDocument();
+      expect(result.queryByText('Ready', { exact: true })).not.toBeInTheDocument();
+      expect(result.queryByRole('link', { name: /My title/ })).not.toBeInTheDocument();
+      expect(result.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
+    });
+
+    it('as a hidden item: says so, with no link and no Edit', async () => {
+      const result = await sendDuplicate({ itemId: 'hidden-one', state: 'hidden' });
+      expect(await result.findByText(/it is hidden, so it cannot be shown/)).toBeInTheDocument();
+      expect(result.getByText('Already in Sticky')).toBeInTheDocument();
+      expect(result.queryByRole('link')).not.toBeInTheDocument();
+      expect(result.queryByRole('button', { name: /Edit/ })).not.toBeInTheDocument();
+    });
+
+    it('as the person’s own item: says they sent it before, and offers Edit', async () => {
+      items.set(
+        'mine',
+        ownedItem('mine', { details: { ...ownedItem('x').details, title: 'Sent last week' } }),
+      );
+      const result = await sendDuplicate({ itemId: 'mine', state: 'ready' });
+      expect(await result.findByRole('link', { name: 'Open Sent last week' })).toBeVisible();
+      expect(result.getByText(/You uploaded this file before/)).toBeInTheDocument();
+      expect(result.getByRole('button', { name: 'Edit details of Sent last week' })).toBeVisible();
+    });
+  });
+});
