@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { makeAnimation as makeSeededAnimation } from '../test-support/media.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import {
   buildMultipart,
@@ -143,6 +144,74 @@ describe('/api/items and /api/tokens', () => {
     expect((await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` })).statusCode).toBe(
       200,
     );
+  });
+
+  it('keeps a hidden item’s own files from all but admins and its owner, uncached, until unhidden', async () => {
+    // Two GIFs with the same frames at another pace: their animations differ, their stills are
+    // the same bytes, so those files are shared (content-addressed).
+    const seed = 500_000 + Math.floor(Math.random() * 100_000);
+    const uploadFile = async (title: string, delay: number) => {
+      const bytes = await makeSeededAnimation({
+        format: 'gif',
+        frames: 3,
+        width: 40,
+        seed,
+        delays: [delay, delay, delay],
+      });
+      const response = await postUploads(testApp, owner, [{ name: `${title}.gif`, bytes }], {
+        title,
+      });
+      expect(response.statusCode).toBe(202);
+      const uploads = await waitForUploads(testApp, owner);
+      return uploads.find((entry) => entry.details.title === title)!.itemId!;
+    };
+    const hiddenId = await uploadFile('Secret slow loris', 70);
+    const visibleId = await uploadFile('Public slow loris', 110);
+    const pathsOf = async (id: string) =>
+      (
+        await testApp.database.pool.query<{ path: string }>(
+          'SELECT path FROM renditions WHERE item_id = $1',
+          [id],
+        )
+      ).rows.map((row) => row.path);
+    const visiblePaths = new Set(await pathsOf(visibleId));
+    const hiddenPaths = await pathsOf(hiddenId);
+    const own = hiddenPaths.filter((file) => !visiblePaths.has(file));
+    const shared = hiddenPaths.filter((file) => visiblePaths.has(file));
+    expect(own.length).toBeGreaterThan(0);
+    expect(shared.length).toBeGreaterThan(0);
+    const fetchMedia = (file: string, auth: Record<string, string> = {}) =>
+      testApp.app.inject({ url: `/media/${file}`, headers: auth });
+
+    const before = await fetchMedia(own[0]!);
+    expect(before.statusCode).toBe(200);
+    expect(before.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    expect((await patch(admin, hiddenId, { isHidden: true })).statusCode).toBe(200);
+    // Gone for everyone else at once, and the 404 is not kept either.
+    for (const file of own) {
+      const anonymous = await fetchMedia(file);
+      expect(anonymous.statusCode, file).toBe(404);
+      expect(anonymous.headers['cache-control']).toBe('no-store');
+      expect((await fetchMedia(file, stranger)).statusCode, file).toBe(404);
+    }
+    // Its owner and admins still see it (My uploads, /admin), never from a cache.
+    for (const auth of [owner, admin]) {
+      const seen = await fetchMedia(own[0]!, auth);
+      expect(seen.statusCode).toBe(200);
+      expect(seen.rawPayload.length).toBeGreaterThan(0);
+      expect(seen.headers['cache-control']).toBe('private, no-store');
+      expect(seen.headers['cross-origin-resource-policy']).toBe('same-site');
+    }
+    // A file a visible item shares stays public.
+    const still = await fetchMedia(shared[0]!);
+    expect(still.statusCode).toBe(200);
+    expect(still.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    expect((await patch(admin, hiddenId, { isHidden: false })).statusCode).toBe(200);
+    const after = await fetchMedia(own[0]!);
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('deletes an item with its files, for its owner', async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import type { MediaFormat } from '../catalog/media-paths.ts';
 import { createTestApp } from '../test-support/app.ts';
@@ -132,5 +132,24 @@ describe('/media', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it('asks the database nothing per file while the catalog does not change', async () => {
+    // Which files only hidden items use is read once per catalog version (items/hidden-media.ts).
+    const query = vi.spyOn(testApp.database.pool, 'query');
+    try {
+      // The first requests learn the version and start listening for its moves.
+      await expect
+        .poll(async () => {
+          query.mockClear();
+          for (const format of ['gif', 'png', 'webp'] as const) {
+            expect((await testApp.app.inject(stored[format]!.url)).statusCode).toBe(200);
+          }
+          return query.mock.calls.length;
+        })
+        .toBe(0);
+    } finally {
+      query.mockRestore();
+    }
   });
 });

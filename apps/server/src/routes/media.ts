@@ -8,6 +8,8 @@ import {
   isContentAddressedPath,
   mediaContentTypes,
 } from '../catalog/media-paths.ts';
+import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
+import { canSeeHiddenFile, createHiddenMedia } from '../items/hidden-media.ts';
 import { AppError } from '../lib/app-error.ts';
 import { getMediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
@@ -29,7 +31,7 @@ const mediaFile = (description: string) => ({
 const mediaSchema = {
   summary: 'A media file of the catalog',
   description:
-    'Public and immutable: the name is the SHA-256 of the content. Ranges, ETag and a year of caching.',
+    'Public and immutable: the name is the SHA-256 of the content. Ranges, ETag and a year of caching. A file only hidden items use is 404 but to admins and its owners (`private, no-store`).',
   params: z.object({
     '*': z
       .string()
@@ -43,16 +45,30 @@ const mediaSchema = {
   },
 };
 
+/** What a file only hidden items use is answered with, to those who may see it. */
+const privateHeaders: Record<string, string> = {
+  'cache-control': 'private, no-store',
+  'cross-origin-resource-policy': 'same-site',
+};
+
 /**
  * `/media/ab/cd/<sha256>.<ext>`: the catalog's files, public. Only names that imports create
  * are served (so no traversal, encoded slash, dotfile or staging file can be reached), each
  * with the type its extension names, an ETag, range support and a year of immutable caching:
- * a name's content never changes.
+ * a name's content never changes. A file only hidden items use is 404 but to admins and the
+ * items' owners, and never cached (docs/uploads.md, "Editing, hiding, deleting").
  */
 export const mediaRoutes: FastifyPluginAsync = async (app) => {
-  const { mediaDir } = app.deps.config;
+  const { config, database } = app.deps;
+  const { mediaDir } = config;
   fs.mkdirSync(mediaDir, { recursive: true });
-  const store = getMediaStore(app.deps.config);
+  const store = getMediaStore(config);
+  // This app's: kept under its catalog version, so a request costs no query while nothing
+  // changes (docs/catalog.md, "Caches and versions").
+  const hiddenMedia = createHiddenMedia(app.deps);
+  // How answers about such files are cached: never (a 404 either, so unhiding shows at once).
+  const uncachedAnswers = new WeakMap<FastifyRequest, Record<string, string>>();
+  const cookieName = sessionCookieName(config);
   // @fastify/static adds its route hidden from the document: describe it instead.
   app.addHook('onRoute', (route) => {
     route.schema = { ...mediaSchema, tags: ['media'], security: [] } as typeof route.schema;
@@ -72,6 +88,21 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     ) {
       throw new AppError('not_found', 'No such media file.');
     }
+    const hidden = await hiddenMedia.findHiddenFile(relative);
+    if (hidden) {
+      // Only here is the session looked up: public files never cost one.
+      const token = request.cookies[cookieName];
+      const user = token ? await findSessionUser(database.db, config, token) : null;
+      if (!canSeeHiddenFile(user, hidden)) {
+        uncachedAnswers.set(request, { 'cache-control': 'no-store' });
+        throw new AppError('not_found', 'No such media file.');
+      }
+      uncachedAnswers.set(request, privateHeaders);
+    }
+  });
+  app.addHook('onSend', async (request, reply) => {
+    const headers = uncachedAnswers.get(request);
+    if (headers) reply.headers(headers);
   });
 
   app.setErrorHandler(async (error: { statusCode?: number; status?: number }, request, reply) => {
