@@ -41,12 +41,12 @@ describe('/api/items and /api/tokens', () => {
   });
 
   /** Uploads one new GIF as the owner and answers its item id once it is ready. */
-  async function uploadItem(title: string): Promise<string> {
+  async function uploadItem(title: string, tags = 'itemtest'): Promise<string> {
     const response = await postUploads(
       testApp,
       owner,
       [{ name: `${title}.gif`, bytes: await makeAnimation({ format: 'gif' }) }],
-      { title, tags: 'itemtest' },
+      { title, tags },
     );
     expect(response.statusCode).toBe(202);
     const uploads = await waitForUploads(testApp, owner);
@@ -58,6 +58,11 @@ describe('/api/items and /api/tokens', () => {
   const v1Ids = async (url: string) => {
     const response = await testApp.app.inject({ url: `${url}&api_key=${apiKey}` });
     return (response.json() as { data: Array<{ id: string }> }).data.map((item) => item.id);
+  };
+  const v1Titles = async (url: string) => {
+    const response = await testApp.app.inject({ url: `${url}&api_key=${apiKey}` });
+    const { data } = response.json() as { data: Array<{ id: string; title: string }> };
+    return new Map(data.map((item) => [item.id, item.title]));
   };
   const patch = (auth: Record<string, string>, id: string, body: object) =>
     testApp.app.inject({
@@ -97,6 +102,67 @@ describe('/api/items and /api/tokens', () => {
     const item = await testApp.app.inject({ url: `/v1/gifs/${id}?api_key=${apiKey}` });
     expect(item.json().data).toMatchObject({ title: 'Wombat waddle' });
     expect(item.json().data.slug).toMatch(/^wombat-waddle-/);
+  });
+
+  it('shows an edit at once in /v1 trending and related too, not only in search', async () => {
+    const otter = await uploadItem('Otter float', 'wetland');
+    const beaver = await uploadItem('Beaver build', 'wetland');
+    const related = `/v1/gifs/related?gif_id=${otter}&limit=50`;
+    const trending = '/v1/gifs/trending?limit=50';
+    // Both answers are made and kept before the edit.
+    expect((await v1Titles(related)).get(beaver)).toBe('Beaver build');
+    expect((await v1Titles(trending)).get(beaver)).toBe('Beaver build');
+
+    // No tag and no title word in common with the otter any more.
+    expect((await patch(owner, beaver, { title: 'Heron wade', tags: ['bird'] })).statusCode).toBe(
+      200,
+    );
+    expect((await v1Titles(trending)).get(beaver)).toBe('Heron wade');
+    expect((await v1Titles(related)).has(beaver)).toBe(false);
+
+    expect((await patch(owner, beaver, { tags: ['wetland'] })).statusCode).toBe(200);
+    expect((await v1Titles(related)).get(beaver)).toBe('Heron wade');
+  });
+
+  it('lets an admin edit and delete anyone’s item, and nobody else but its owner', async () => {
+    const id = await uploadItem('Moderated mole');
+    const refusedEdit = await patch(stranger, id, { title: 'Not yours' });
+    expect(refusedEdit.statusCode).toBe(403);
+    const refusedDelete = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${id}`,
+      headers: stranger,
+    });
+    expect(refusedDelete.statusCode).toBe(403);
+    expect(refusedDelete.json().error.message).toBe(
+      'Only the person who uploaded this item, or an admin, may delete it.',
+    );
+
+    const edited = await patch(admin, id, { title: 'Tidied mole', tags: ['moderated'] });
+    expect(edited.statusCode).toBe(200);
+    expect((edited.json() as OwnedItemResponse).item).toMatchObject({
+      details: { title: 'Tidied mole', tags: ['moderated'] },
+      owner: { name: 'Owner' },
+      canEdit: true,
+      canDelete: true,
+      canHide: true,
+    });
+    // Its owner sees the admin's edit.
+    const mine = await testApp.app.inject({ url: `/api/items/${id}`, headers: owner });
+    expect(mine.json().item.details.title).toBe('Tidied mole');
+    expect(await v1Ids('/v1/gifs/search?q=tidied')).toEqual([id]);
+
+    const removed = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${id}`,
+      headers: admin,
+    });
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toEqual({ success: true, id });
+    expect(await v1Ids('/v1/gifs/search?q=tidied')).toEqual([]);
+    expect((await testApp.app.inject({ url: `/api/items/${id}`, headers: owner })).statusCode).toBe(
+      404,
+    );
   });
 
   it('refuses edits, hiding and deletion by anyone else with 403, saying why', async () => {

@@ -340,7 +340,7 @@ describe('upload quotas, roles and races', () => {
       'failed',
     ]);
     expect(receipts[2]!.reason).toBe(
-      "q3.gif: You have reached today's upload limit (2 files or 500 MB a day). It resets at midnight UTC.",
+      "q3.gif: You have reached today's upload limit of 2 files. It resets at midnight UTC.",
     );
     const next = await postUploads(testApp, auth, [
       { name: 'q4.gif', bytes: await makeAnimation({ format: 'gif' }) },
@@ -353,6 +353,42 @@ describe('upload quotas, roles and races', () => {
       { name: 'q5.gif', bytes: await makeAnimation({ format: 'gif' }) },
     ]);
     expect(theirs.statusCode).toBe(202);
+    await waitForUploads(testApp, auth);
+  });
+
+  it('stops at the daily byte quota with a message that says what is left, and 429', async () => {
+    const files = await Promise.all(
+      [1, 2, 3].map(async (n) => ({
+        name: `b${n}.gif`,
+        bytes: await makeAnimation({ format: 'gif', size: 40 }),
+      })),
+    );
+    // Room for the first two files and half the third.
+    const quota = files[0]!.bytes.length + files[1]!.bytes.length + files[2]!.bytes.length / 2;
+    testApp = await createTestApp(
+      { UPLOAD_BYTES_PER_DAY: String(Math.floor(quota)) },
+      { hasJobs: true },
+    );
+    const auth = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+    const overQuota =
+      /^b\d\.gif: \d+ KB is more than is left of today's upload limit \(\d+ KB of \d+ KB\)\. Send a smaller file, or wait: the limit resets at midnight UTC\.$/;
+    const first = await postUploads(testApp, auth, files);
+    expect(first.statusCode).toBe(202);
+    const receipts = (first.json() as CreateUploadsResponse).uploads;
+    expect(receipts.map((receipt) => receipt.state)).toEqual([
+      'processing',
+      'processing',
+      'failed',
+    ]);
+    expect(receipts[2]!.reason).toMatch(overQuota);
+    const next = await postUploads(testApp, auth, [
+      { name: 'b4.gif', bytes: await makeAnimation({ format: 'gif', size: 40 }) },
+    ]);
+    expect(next.statusCode).toBe(429);
+    expect(next.json().error.code).toBe('rate_limited');
+    expect(next.json().error.message).toMatch(overQuota);
+    const limits = await testApp.app.inject({ url: '/api/uploads/limits', headers: auth });
+    expect(limits.json()).toMatchObject({ bytesPerDay: Math.floor(quota), itemsUsedToday: 2 });
     await waitForUploads(testApp, auth);
   });
 

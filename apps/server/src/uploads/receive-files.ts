@@ -25,6 +25,11 @@ export interface ReceivedRequest {
 const formatMegabytes = (bytes: number) =>
   `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
+/** A size for people: megabytes, or kilobytes under one megabyte (small quotas, small files). */
+export function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? formatMegabytes(bytes) : `${Math.ceil(bytes / 1024)} KB`;
+}
+
 /** What a file that is not one of our image formats looks like, to say so. */
 function describeNonImage(head: Buffer): string {
   const text = head.toString('latin1').trimStart().toLowerCase();

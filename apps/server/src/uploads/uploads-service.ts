@@ -33,7 +33,7 @@ import type { JobLogger, JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
 import { categoryNameSql, previewPathSql, toItemDetails } from '../items/item-details.ts';
 import type { ItemDetailsRow } from '../items/item-details.ts';
 import { AppError } from '../lib/app-error.ts';
-import { sweepTemporaryFiles } from './receive-files.ts';
+import { formatSize, sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
 
 /** The queue of accepted uploads waiting to become items (docs/uploads.md, "Processing"). */
@@ -144,10 +144,18 @@ async function createUploadsQueue(jobs: JobQueue): Promise<void> {
   });
 }
 
-function describeQuota(config: AppConfig): string {
+/** Why a file is over the person's daily quota, and what to do (docs/uploads.md, "Receiving"). */
+function describeQuota(
+  config: AppConfig,
+  used: { items: number; bytes: number },
+  fileBytes: number,
+): string {
   const { itemsPerDay, bytesPerDay } = config.uploads;
-  const megabytes = Math.round(bytesPerDay / (1024 * 1024));
-  return `You have reached today's upload limit (${itemsPerDay} files or ${megabytes} MB a day). It resets at midnight UTC.`;
+  if (used.items + 1 > itemsPerDay) {
+    return `You have reached today's upload limit of ${itemsPerDay} files. It resets at midnight UTC.`;
+  }
+  const left = Math.max(0, bytesPerDay - used.bytes);
+  return `${formatSize(fileBytes)} is more than is left of today's upload limit (${formatSize(left)} of ${formatSize(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
 }
 
 const causeStatus: Record<RefusalCause, AppError['code']> = {
@@ -228,7 +236,10 @@ export async function acceptUploads(
         decided.push({
           fileName: file.fileName,
           cause: 'over_quota',
-          receipt: refusal(file.fileName, `${file.fileName}: ${describeQuota(deps.config)}`),
+          receipt: refusal(
+            file.fileName,
+            `${file.fileName}: ${describeQuota(deps.config, used, bytes.length)}`,
+          ),
         });
         continue;
       }
