@@ -90,14 +90,15 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         // Text search adds renderings of the query itself (text-search.ts).
         const page =
           segment === 'text'
-            ? await searchTextItemIds(deps, params, requesterOf(request))
+            ? await searchTextItemIds(deps, params, requesterOf(request, deps.config))
             : await searchItemIds(deps, { ...params, types });
         const isFirstHit = params.offset === 0 && page.totalCount > 0;
         const [data] = await Promise.all([
           serializeItemsJson(deps, page.rows),
           isFirstHit
-            ? recordSearchQuery(deps, params.q, requesterOf(request)).catch((error: unknown) =>
-                request.log.warn({ err: error }, 'could not record a search query'),
+            ? recordSearchQuery(deps, params.q, requesterOf(request, deps.config)).catch(
+                (error: unknown) =>
+                  request.log.warn({ err: error }, 'could not record a search query'),
               )
             : undefined,
         ]);

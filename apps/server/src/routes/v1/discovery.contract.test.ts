@@ -181,6 +181,12 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
       'sec-fetch-site': 'cross-site',
     });
     expect(crossSite.body.data).toEqual({ counted: false });
+    // Nor can it when the browser sends no Sec-Fetch-Site, only where it comes from.
+    const referred = await ping(item.analytics!.onclick.url, {
+      cookie: other.cookie,
+      referer: 'https://evil.example/page',
+    });
+    expect(referred.body.data).toEqual({ counted: false });
     const keyOnly = await ping(
       `${item.analytics!.onsent.url}&api_key=sdk-test-key-0123456789abcdefghijklm`,
       {},

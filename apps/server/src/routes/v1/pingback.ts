@@ -3,6 +3,7 @@ import { pingbackEnvelopeSchema, pingbackParamsSchema } from '@sticky/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordItemEvent } from '../../catalog/activity/item-events.ts';
 import type { ItemEventKind } from '../../catalog/query/trending.ts';
+import { isFromAnotherSite } from '../../catalog/requester.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { giphyErrorResponses } from '../../plugins/error-handler.ts';
 import { singleEnvelope } from './envelope.ts';
@@ -36,7 +37,7 @@ export const pingbackRoutes: FastifyPluginAsyncZod = async (app) => {
       const kind = eventKindByAction[action];
       // Counts are people's: an app's key alone names no one, and another site must not
       // make a signed-in person's browser count for it (docs/security.md).
-      const isCrossSite = request.headers['sec-fetch-site'] === 'cross-site';
+      const isCrossSite = isFromAnotherSite(request, deps.config);
       if (!kind || !request.user || isCrossSite) return singleEnvelope({ counted: false });
       const result = await recordItemEvent(deps, { userId: request.user.id, itemId, kind });
       if (!result.isFound) throw new AppError('not_found', `No item with id ${itemId}`);

@@ -79,6 +79,38 @@ describe('/v1/text/animate and the Text tab search', () => {
     expect(await itemCount()).toBe(before);
   });
 
+  it('draws nothing for a signed-in browser another site sent here without Sec-Fetch-Site, known by its Origin or Referer', async () => {
+    const before = await itemCount();
+    // A first page holding only catalog items draws nothing, but counts the renderings it
+    // would add: 2 + styles when the query may be drawn, 2 when not.
+    const countTextResults = async (headers: Record<string, string>) =>
+      listSchema.parse((await get('/v1/text/search?q=thanks&limit=1', headers)).json()).pagination
+        .total_count;
+    const elsewhere: Array<Record<string, string>> = [
+      { cookie, referer: 'https://evil.example/funny-page' },
+      { cookie, origin: 'https://evil.example' },
+      // A sandboxed frame or a privacy redirect: an origin that is nobody's.
+      { cookie, origin: 'null' },
+      // Our name on another scheme or port is another site.
+      { cookie, referer: 'http://sticky.example:8080/' },
+    ];
+    for (const headers of elsewhere) {
+      const animated = await get(
+        `/v1/text/animate?m=${encodeURIComponent('Sent from afar')}`,
+        headers,
+      );
+      expect(animated.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(await countTextResults(headers), JSON.stringify(headers)).toBe(2);
+    }
+    expect(await itemCount()).toBe(before);
+    // Sent from one of our own pages (or with neither header), the query may be drawn.
+    expect(
+      await countTextResults({ cookie, referer: 'https://sticky.example/search/thanks' }),
+    ).toBe(2 + styles);
+    expect(await countTextResults({ cookie, origin: 'https://sticky.example' })).toBe(2 + styles);
+    expect(await countTextResults({ cookie })).toBe(2 + styles);
+  });
+
   it('refuses an empty phrase with 400 and a phrase over 50 characters with 414', async () => {
     const before = await itemCount();
     for (const url of ['/v1/text/animate', '/v1/text/animate?m=', '/v1/text/animate?m=%20%20']) {

@@ -28,7 +28,7 @@ export const textAnimateRoutes: FastifyPluginAsyncZod = async (app) => {
       const total = textStyleIds.length;
       // A page past the last style needs no drawing.
       if (params.offset >= total) return listEnvelope([], total, params.offset);
-      const rows = await animateText(app.deps, params.m, requesterOf(request));
+      const rows = await animateText(app.deps, params.m, requesterOf(request, app.deps.config));
       const page = rows.slice(params.offset, params.offset + params.limit);
       return listEnvelope(await serializeItems(app.deps, page), rows.length, params.offset);
     },
