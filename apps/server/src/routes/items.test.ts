@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { TestBrowser } from '../test-support/browser.ts';
+import { signInAtClaimsIssuer, startClaimsIssuer } from '../test-support/claims-issuer.ts';
+import { listenOnFreePort } from '../test-support/listen.ts';
+import type { ListeningServer } from '../test-support/listen.ts';
 import { makeAnimation as makeSeededAnimation } from '../test-support/media.ts';
+import type { TestIssuer } from '../test-support/oidc.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import {
   buildMultipart,
@@ -397,5 +402,78 @@ describe('/api/items and /api/tokens', () => {
     }
     expect(guesses.slice(0, 30).every((status) => status === 401)).toBe(true);
     expect(guesses.slice(30)).toEqual([429, 429, 429, 429, 429]);
+  });
+});
+
+describe('admins by a group in the ID token, under a claim named by OIDC_GROUPS_CLAIM', () => {
+  let listening: ListeningServer;
+  let issuer: TestIssuer;
+  let testApp: TestApp;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    listening = await listenOnFreePort();
+    baseUrl = `http://localhost:${listening.port}`;
+    // The groups are in the ID token only, under `roles`: userinfo has none to fall back on.
+    issuer = await startClaimsIssuer({
+      redirectUri: `${baseUrl}/api/auth/callback`,
+      idTokenClaims: { roles: ['staff', 'sticky-moderators'] },
+    });
+    testApp = await createTestApp(
+      {
+        PUBLIC_URL: baseUrl,
+        ...issuer.env,
+        OIDC_ADMIN_GROUPS: 'sticky-moderators',
+        OIDC_GROUPS_CLAIM: 'roles',
+      },
+      { serverFactory: listening.serverFactory, hasJobs: true },
+    );
+    await testApp.app.ready();
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await listening?.close();
+    await issuer?.close();
+    await closeMediaProcessors();
+  });
+
+  it('makes the person an admin, who may then hide and edit anyone’s upload', async () => {
+    const browser = new TestBrowser();
+    const start = await browser.request(`${baseUrl}/api/auth/googleAuth`);
+    const callbackUrl = await signInAtClaimsIssuer(
+      browser,
+      start.location!,
+      'moderator@example.com',
+    );
+    const signedIn = await browser.request(callbackUrl);
+    expect(signedIn.status, signedIn.body).toBe(302);
+    const me = await browser.request(`${baseUrl}/api/auth/me`);
+    expect(JSON.parse(me.body).user).toMatchObject({
+      email: 'moderator@example.com',
+      isAdmin: true,
+    });
+    const stored = await testApp.database.pool.query(
+      "SELECT groups FROM users WHERE email = 'moderator@example.com'",
+    );
+    expect(stored.rows).toEqual([{ groups: ['staff', 'sticky-moderators'] }]);
+
+    const owner = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+    const uploaded = await postUploads(testApp, owner, [
+      { name: 'someone-else.gif', bytes: await makeAnimation({ format: 'gif' }) },
+    ]);
+    expect(uploaded.statusCode).toBe(202);
+    const [upload] = await waitForUploads(testApp, owner);
+    const moderator = sameSiteHeaders(testApp, await browser.jar.getCookieString(baseUrl));
+    const hidden = await testApp.app.inject({
+      method: 'PATCH',
+      url: `/api/items/${upload!.itemId}`,
+      headers: { ...moderator, 'content-type': 'application/json' },
+      payload: JSON.stringify({ isHidden: true, title: 'Moderated' }),
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    expect((hidden.json() as OwnedItemResponse).item).toMatchObject({
+      isHidden: true,
+      details: { title: 'Moderated' },
+    });
   });
 });
