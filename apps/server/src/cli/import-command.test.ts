@@ -204,6 +204,44 @@ describe('npm run sticky -- import', () => {
     }
   }, 180_000);
 
+  it('imports beside a running server on the same external PostgreSQL (DATABASE_URL)', async () => {
+    const external = await createTestDatabase();
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-external-'));
+    const input = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-external-input-'));
+    fs.writeFileSync(path.join(input, 'external-postgres-puffin.gif'), await makeGif(202, 4));
+    const key = 'external-postgres-key-0123456789abcdef';
+    const server = await startServerProcess({
+      DATA_DIR: shared,
+      DATABASE_URL: external.url,
+      STICKY_API_KEYS: key,
+    });
+    try {
+      const result = await runCli(['import', input], {
+        DATA_DIR: shared,
+        DATABASE_URL: external.url,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('Imported 1, skipped 0 as duplicates, rejected 0');
+      // The running server finds it at once (its caches follow the database's catalog
+      // version) and serves its files.
+      const search = await fetch(`${server.url}/v1/gifs/search?q=puffin&api_key=${key}`);
+      const { data } = (await search.json()) as {
+        data: Array<{ title: string; images: { original: { url: string } } }>;
+      };
+      expect(data.map((item) => item.title)).toEqual(['External postgres puffin']);
+      const file = await fetch(data[0]!.images.original.url);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('image/gif');
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+      await external.destroy();
+      fs.rmSync(shared, { recursive: true, force: true });
+      fs.rmSync(input, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('explains its usage on an unknown command or a missing argument', async () => {
     const unknown = await runCli(['frobnicate'], { DATA_DIR: dataDir });
     expect(unknown.code).toBe(64);
