@@ -46,6 +46,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const opened = await openDatabase(config, log, {
     poolSize: 20,
     statementTimeoutMs: config.statementTimeoutMs,
+    canReadFromReplica: true,
   });
   const { database, embedded } = opened;
   const stopDatabase = opened.close;

@@ -74,6 +74,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes DATABASE_READ_URL only beside DATABASE_URL, and says so in one line', () => {
+    const primary = 'postgres://sticky:secret@db-primary:5432/sticky';
+    const replica = 'postgres://sticky:secret@db-replica:5432/sticky';
+    const config = loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: replica }, '/srv/sticky');
+    expect(config.databaseReadUrl).toBe(replica);
+    expect(loadConfig({}, '/srv/sticky').databaseReadUrl).toBeUndefined();
+    expect(problemsOf({ DATABASE_READ_URL: replica })).toEqual([
+      'DATABASE_READ_URL needs DATABASE_URL: the read replica is a streaming replica of that PostgreSQL (unset DATABASE_READ_URL to use the embedded one)',
+    ]);
+    expect(
+      problemsOf({ DATABASE_URL: primary, DATABASE_READ_URL: 'mysql://sticky:secret@replica/db' }),
+    ).toEqual([
+      'DATABASE_READ_URL must start with postgres:// or postgresql://, got "mysql://sticky:***@replica/db"',
+    ]);
+  });
+
   it('requires Google credentials in pairs', () => {
     expect(problemsOf({ GOOGLE_CLIENT_ID: 'id' })).toEqual([
       'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together, got only one',

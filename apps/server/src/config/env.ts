@@ -103,6 +103,22 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+const postgresUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      if (!/^postgres(ql)?:\/\//.test(value.trim())) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must start with postgres:// or postgresql://, got ${JSON.stringify(redactUrl(value))}`,
+        });
+        return z.NEVER;
+      }
+      return value.trim();
+    });
+
 const optionalText = z
   .string()
   .optional()
@@ -172,20 +188,8 @@ const envSchema = z
       }
     }),
     DATA_DIR: optionalText,
-    DATABASE_URL: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value.trim() === '') return undefined;
-        if (!/^postgres(ql)?:\/\//.test(value.trim())) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `DATABASE_URL must start with postgres:// or postgresql://, got ${JSON.stringify(redactUrl(value))}`,
-          });
-          return z.NEVER;
-        }
-        return value.trim();
-      }),
+    DATABASE_URL: postgresUrl('DATABASE_URL'),
+    DATABASE_READ_URL: postgresUrl('DATABASE_READ_URL'),
     SESSION_SECRET: z
       .string()
       .optional()
@@ -431,6 +435,14 @@ const envSchema = z
         message: `PUBLIC_URL must be an https URL in production (put Sticky behind a TLS proxy), got ${JSON.stringify(env.PUBLIC_URL)}`,
       });
     }
+    // The embedded PostgreSQL has no replica: it listens on loopback, on a port chosen at each start.
+    if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'DATABASE_READ_URL needs DATABASE_URL: the read replica is a streaming replica of that PostgreSQL (unset DATABASE_READ_URL to use the embedded one)',
+      });
+    }
     if (env.ANALYTICS_SCRIPT_INTEGRITY && !env.ANALYTICS_SCRIPT_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -471,6 +483,8 @@ export interface AppConfig {
   dataDir: string;
   mediaDir: string;
   databaseUrl: string | undefined;
+  /** A streaming replica of DATABASE_URL for catalog reads (docs/scaling.md, "A read replica"). */
+  databaseReadUrl: string | undefined;
   sessionSecret: string | undefined;
   /** A session ends this long after sign-in, however often it is used. */
   sessionMaxAgeMs: number;
@@ -590,6 +604,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir,
     mediaDir: path.join(dataDir, 'media'),
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     sessionSecret: e.SESSION_SECRET,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,

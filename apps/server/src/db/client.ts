@@ -2,13 +2,22 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createNotificationListener } from './notifications.ts';
 import type { NotificationListener } from './notifications.ts';
+import { connectReadReplica } from './read-replica.ts';
+import type { ReadReplica, ReplicaLogger } from './read-replica.ts';
 import * as schema from './schema.ts';
 
 export type Database = ReturnType<typeof drizzle<typeof schema>>;
 
 export interface DatabaseHandle {
+  /**
+   * Every statement of the app. With a read replica, the plain reads of catalog routes go to it
+   * while it is caught up (`replica.runCatalogReads`); everything else goes to the primary.
+   */
   db: Database;
+  /** The primary's pool. */
   pool: pg.Pool;
+  /** DATABASE_READ_URL's streaming replica, when set (docs/scaling.md, "A read replica"). */
+  replica?: ReadReplica;
   /** LISTEN/NOTIFY on a connection of its own, opened on the first `listen`. */
   notifications: NotificationListener;
   close: () => Promise<void>;
@@ -22,6 +31,10 @@ export interface ConnectOptions {
    * "Runtime"). Unset: no limit (CLI imports, tests).
    */
   statementTimeoutMs?: number;
+  /** A streaming replica of `url` for catalog reads (DATABASE_READ_URL). */
+  readUrl?: string;
+  /** Where the replica says it stopped or came back. */
+  log?: ReplicaLogger;
 }
 
 export function connectDatabase(url: string, options: ConnectOptions = {}): DatabaseHandle {
@@ -41,7 +54,17 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): Data
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = drizzle(pool, { schema });
+  const reads = options.readUrl
+    ? connectReadReplica({
+        primary: pool,
+        url: options.readUrl,
+        max: options.max ?? 10,
+        statementTimeoutMs: options.statementTimeoutMs,
+        log: options.log,
+      })
+    : undefined;
+  // Drizzle only calls query() and connect() on its client (read-replica.ts, ReadRoutingPool).
+  const db = drizzle(reads ? (reads.router as unknown as pg.Pool) : pool, { schema });
   const notifications = createNotificationListener({
     connectionString: url,
     connectionTimeoutMillis: 5_000,
@@ -50,9 +73,11 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): Data
   return {
     db,
     pool,
+    ...(reads ? { replica: reads.replica } : {}),
     notifications,
     close: async () => {
       await notifications.close();
+      await reads?.replica.close();
       await pool.end();
     },
   };

@@ -28,7 +28,8 @@ export interface OpenDatabase {
 /**
  * The database of the server and of every CLI command, opened one way (docs/architecture.md,
  * "Runtime"): DATABASE_URL when set, else the embedded PostgreSQL in DATA_DIR, whose lock is
- * taken first (a second process gets DataDirBusyError); then migrations; then the files left
+ * taken first (a second process gets DataDirBusyError); DATABASE_READ_URL's replica checked when
+ * asked for; then migrations; then the files left
  * by an import that crashed are removed before anything is served or imported. Whatever fails
  * half-way is undone.
  */
@@ -43,6 +44,11 @@ export async function openDatabase(
      * CLI) instead of failing with DataDirBusyError.
      */
     canJoinRunningServer?: boolean;
+    /**
+     * Send catalog reads to DATABASE_READ_URL's replica when it is set (the server; a CLI
+     * command reads and writes the primary only).
+     */
+    canReadFromReplica?: boolean;
   },
 ): Promise<OpenDatabase> {
   fs.mkdirSync(config.mediaDir, { recursive: true });
@@ -71,9 +77,11 @@ export async function openDatabase(
     }
     url = embedded.url;
   }
+  const readUrl = options.canReadFromReplica ? config.databaseReadUrl : undefined;
   const database = connectDatabase(url, {
     max: options.poolSize,
     statementTimeoutMs: options.statementTimeoutMs,
+    ...(readUrl ? { readUrl, log } : {}),
   });
   const close = async () => {
     await database.close().catch(() => {});
@@ -81,6 +89,8 @@ export async function openDatabase(
     releaseLock?.();
   };
   try {
+    // So does a read replica that does not answer or replicates another server (read-replica.ts).
+    await database.replica?.check();
     // A bucket that cannot be used stops the start with one line saying why (media-store.ts).
     const store = getMediaStore(config);
     await store.check();

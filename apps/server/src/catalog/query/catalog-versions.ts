@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { CatalogVersions } from './versioned-cache.ts';
 
@@ -31,7 +30,8 @@ const toNumber = (value: string | null | undefined) =>
  * missed), the versions are read from their tables instead. A notification arrives a moment
  * after its commit: for that moment a kept answer may still be served, as any reader that
  * started just before the commit would have seen it. One watch per app, started on the first
- * read (docs/catalog.md, "Caches and versions").
+ * read (docs/catalog.md, "Caches and versions"). Every new version, and every change of this
+ * process, sends catalog reads to the primary until the read replica has replayed it.
  */
 export function watchCatalogVersions(database: DatabaseHandle): VersionWatch {
   const announced: Record<VersionName, number | undefined> = {
@@ -50,6 +50,9 @@ export function watchCatalogVersions(database: DatabaseHandle): VersionWatch {
     // announced between LISTEN and the read below may be newer than what that read saw.
     let newestSeen: number | undefined;
     const see = (version: number) => {
+      // A new version: the read replica serves again once it has replayed it (read-replica.ts),
+      // so nothing kept under it is made from a replica that has not.
+      if (newestSeen === undefined || version > newestSeen) database.replica?.noteChange();
       newestSeen = Math.max(version, newestSeen ?? version);
       if (isListening) announced[name] = newestSeen;
     };
@@ -85,11 +88,11 @@ export function watchCatalogVersions(database: DatabaseHandle): VersionWatch {
         return { catalog: announced.catalog, popularity: announced.popularity };
       }
       isStale = false;
-      const result = await database.db.execute<{
+      // From the primary's pool, never the read replica: the versions say what is current.
+      const result = await database.pool.query<{
         catalog: string | null;
         popularity: string | null;
-      }>(sql`
-        SELECT (SELECT version FROM catalog_version) AS catalog,
+      }>(`SELECT (SELECT version FROM catalog_version) AS catalog,
           (SELECT version FROM popularity_version) AS popularity`);
       const row = result.rows[0];
       const versions = { catalog: toNumber(row?.catalog), popularity: toNumber(row?.popularity) };
@@ -102,6 +105,7 @@ export function watchCatalogVersions(database: DatabaseHandle): VersionWatch {
     },
     noteCommittedChange: () => {
       isStale = true;
+      database.replica?.noteChange();
     },
     close: () => {
       isClosed = true;
