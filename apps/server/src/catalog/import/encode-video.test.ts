@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { encodeVideo, planTimeline, playedDelayMs } from './encode-video.ts';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readH264Config, recordFfmpegCalls } from '../../test-support/video-checks.ts';
+import { encodeVideo, planTimeline, playedDelayMs, resolveFfmpegPath } from './encode-video.ts';
+import type { VideoFrames } from './encode-video.ts';
 
 /** How many steps each source frame is shown for. */
 const runsOf = (sequence: readonly number[]) =>
@@ -62,5 +68,85 @@ describe('encodeVideo', () => {
         outputFile: '/tmp/x.mp4',
       }),
     ).rejects.toThrow('fewer bytes');
+  });
+});
+
+/** Frames of a small animation as sharp hands them over: RGBA, stacked, half of them clear. */
+function makeFrames(width: number, height: number, count: number): VideoFrames {
+  const data = Buffer.alloc(width * height * 4 * count);
+  for (let frame = 0; frame < count; frame += 1) {
+    for (let y = 0; y < height; y += 1) {
+      for (let x = 0; x < width; x += 1) {
+        const offset = ((frame * height + y) * width + x) * 4;
+        data.set([(x * 4 + frame * 20) % 256, (y * 5) % 256, 128, x < width / 2 ? 255 : 0], offset);
+      }
+    }
+  }
+  return { data, width, height, frames: count, delays: Array<number>(count).fill(100) };
+}
+
+describe('encodeVideo with the packaged ffmpeg', () => {
+  const ffmpegPath = resolveFfmpegPath()!;
+  let workDir: string;
+  beforeAll(() => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-encode-'));
+  });
+  afterAll(() => {
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('hands ffmpeg raw frames on its stdin, never a file to read, and none of our environment', async () => {
+    const recorder = recordFfmpegCalls(ffmpegPath, workDir);
+    // A secret in the server's environment must not reach the encoder (docs/security.md).
+    process.env.STICKY_TEST_SECRET = 'not-for-ffmpeg';
+    const outputs: string[] = [];
+    try {
+      for (const codec of ['h264', 'vp8'] as const) {
+        const outputFile = path.join(workDir, `out-${codec}.video`);
+        outputs.push(outputFile);
+        await encodeVideo({
+          ffmpegPath: recorder.ffmpegPath,
+          codec,
+          frames: makeFrames(32, 24, 4),
+          outputFile,
+        });
+        expect(fs.statSync(outputFile).size, codec).toBeGreaterThan(0);
+      }
+    } finally {
+      delete process.env.STICKY_TEST_SECRET;
+    }
+    const calls = recorder.readCalls();
+    expect(calls).toHaveLength(2);
+    for (const { args, envNames } of calls) {
+      // One input, and it is the pipe: `-f rawvideo -pix_fmt rgba -s WxH … -i pipe:0`.
+      const inputs = args.flatMap((arg, index) => (arg === '-i' ? [args[index + 1]] : []));
+      expect(inputs).toEqual(['pipe:0']);
+      const beforeInput = args.slice(0, args.indexOf('-i'));
+      expect(beforeInput.join(' ')).toContain('-f rawvideo');
+      expect(beforeInput.join(' ')).toContain('-pix_fmt rgba');
+      // No path but the output's, and no protocol (file:, http:, concat:…) but the pipe.
+      const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
+      expect(paths).toEqual([args.at(-1)]);
+      expect(args.filter((arg) => /^[a-z][a-z0-9+.-]*:/i.test(arg))).toEqual(['pipe:0']);
+      expect(outputs).toContain(args.at(-1));
+      expect(envNames).not.toContain('STICKY_TEST_SECRET');
+      expect(envNames).not.toContain('DATABASE_URL');
+    }
+  });
+
+  it('makes H.264 High in yuv420p, as the avcC box and ffmpeg reading our file both say', async () => {
+    const outputFile = path.join(workDir, 'clip.mp4');
+    await encodeVideo({ ffmpegPath, codec: 'h264', frames: makeFrames(64, 48, 6), outputFile });
+    expect(readH264Config(fs.readFileSync(outputFile))).toEqual({
+      sampleEntry: 'avc1',
+      profileIdc: 100,
+      chromaFormatIdc: 1,
+      bitDepthLuma: 8,
+      bitDepthChroma: 8,
+    });
+    // ffmpeg on OUR output (never an uploaded file) describes its stream the same way.
+    const probe = spawnSync(ffmpegPath, ['-hide_banner', '-i', outputFile], { encoding: 'utf8' });
+    expect(probe.stderr).toMatch(/Video: h264 \(High\) \(avc1 \/ 0x31637661\), yuv420p/);
+    expect(probe.stderr).not.toMatch(/Audio:/);
   });
 });
