@@ -1,5 +1,6 @@
 import type { SignInErrorCode } from '@sticky/contracts';
 import {
+  apiErrorSchema,
   googleAuthQuerySchema,
   logoutResponseSchema,
   meResponseSchema,
@@ -59,7 +60,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: 600 } },
       schema: {
         summary: 'Who is signed in',
-        response: { 200: meResponseSchema, 401: meResponseSchema, ...apiErrorResponses },
+        response: {
+          200: meResponseSchema,
+          // Signed out, or an API token refused before this handler (plugins/session.ts).
+          401: z.union([meResponseSchema, apiErrorSchema]),
+          ...apiErrorResponses,
+        },
       },
     },
     async (request, reply) => {
