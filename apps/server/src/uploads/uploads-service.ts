@@ -332,8 +332,9 @@ export async function resolveUploadLink(
 }
 
 async function sendUploadJob(jobs: JobQueue, uploadId: string, db: SqlExecutor): Promise<void> {
-  // Uploads go before later renditions: people are watching their rows.
-  await jobs.send<UploadJob>(UPLOADS_QUEUE, { uploadId }, { db, priority: 10 });
+  // No pg-boss priority: it orders a queue's own jobs only, and later renditions are another
+  // queue. Uploads go before them in the decoder pool instead (docs/uploads.md, "Processing").
+  await jobs.send<UploadJob>(UPLOADS_QUEUE, { uploadId }, { db });
 }
 
 export type ProcessOutcome = 'ready' | 'failed' | 'gone';
