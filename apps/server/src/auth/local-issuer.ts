@@ -33,10 +33,17 @@ export interface LocalIssuerOptions {
    * tests of admins by OIDC group (OIDC_ADMIN_GROUPS).
    */
   userinfoGroups?: readonly string[];
+  /**
+   * The Google Workspace domain every account is in, said in the ID token's `hd` claim as
+   * Google does: for tests of ALLOWED_EMAIL_DOMAINS with Google (auth/allow-list.ts).
+   */
+  hostedDomain?: string;
   /** A TLS proxy sits in front: trust X-Forwarded-Proto when building URLs. */
   isBehindProxy?: boolean;
 }
 
+/** The prompts the sign-in page answers; either way the person says who they are. */
+const SIGN_IN_PROMPTS = new Set(['login', 'select_account']);
 const DEMO_NAME = 'Demo User';
 const DEMO_EMAIL = 'demo@sticky.local';
 const ISSUER_RATE_LIMIT = { max: 300, timeWindow: '1 minute' };
@@ -182,7 +189,11 @@ async function createProvider(
   accounts: Map<string, LocalAccount>,
 ) {
   // Imported only when the local issuer is used: production never loads it.
-  const { Provider } = await import('oidc-provider');
+  const { Provider, interactionPolicy } = await import('oidc-provider');
+  // Google's "choose an account" (prompt=select_account, which Sticky asks Google for): here it
+  // is the sign-in page, as for prompt=login, so a test issuer can play Google.
+  const policy = interactionPolicy.base();
+  policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
   const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
   const isEmailVerified = options.isEmailVerified ?? true;
 
@@ -208,7 +219,11 @@ async function createProvider(
         resume: 'sticky_oidc_resume',
       },
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
+    claims: {
+      openid: ['sub', 'hd'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'groups'],
+    },
     // Put email and name in the ID token itself, like Google does.
     conformIdTokenClaims: false,
     features: {
@@ -226,6 +241,7 @@ async function createProvider(
       IdToken: 600,
     },
     interactions: {
+      policy,
       url: (_ctx: KoaContextWithOIDC, interaction) => `${mountPath}/interaction/${interaction.uid}`,
     },
     // Sticky is this issuer's only client and it is first-party: consent is implied.
@@ -253,6 +269,7 @@ async function createProvider(
           email: account.email,
           email_verified: isEmailVerified,
           name: account.name,
+          ...(options.hostedDomain ? { hd: options.hostedDomain } : {}),
           ...(use === 'userinfo' && options.userinfoGroups
             ? { groups: [...options.userinfoGroups] }
             : {}),
@@ -322,7 +339,7 @@ export const localIssuerPlugin: FastifyPluginAsync<LocalIssuerOptions> = async (
       const { uid } = paramsSchema.parse(request.params);
       try {
         const details = await provider.interactionDetails(request.raw, reply.raw);
-        return details.uid === uid && details.prompt.name === 'login' ? details : null;
+        return details.uid === uid && SIGN_IN_PROMPTS.has(details.prompt.name) ? details : null;
       } catch {
         return null;
       }
@@ -391,7 +408,8 @@ export const localIssuerPlugin: FastifyPluginAsync<LocalIssuerOptions> = async (
         const redirectTo = await provider.interactionResult(
           request.raw,
           reply.raw,
-          { login: { accountId } },
+          // Both prompts answered: an account chosen is an account signed in to.
+          { login: { accountId }, select_account: {} },
           { mergeWithLastSubmission: false },
         );
         return reply.header('cache-control', 'no-store').redirect(redirectTo, 303);

@@ -29,6 +29,11 @@ export type TestAppOptions = Pick<
    * process): for tests of what happens after a request was accepted.
    */
   hasJobs?: boolean;
+  /**
+   * Where Google is, for an app with GOOGLE_CLIENT_* set: a test issuer (startTestIssuer) plays
+   * Google, and the app treats it as it treats Google (auth/sign-in.ts, auth/allow-list.ts).
+   */
+  googleIssuer?: string;
 };
 
 /**
@@ -60,9 +65,13 @@ export async function createTestApp(
     ...(hasProviderOrAllowList ? {} : { LOCAL_SIGN_IN: '1' }),
     ...env,
   });
+  const { hasJobs, googleIssuer, ...appOptions } = options;
+  if (googleIssuer) {
+    if (config.signIn.kind !== 'google') throw new Error('googleIssuer needs GOOGLE_CLIENT_*');
+    config.signIn = { ...config.signIn, issuer: googleIssuer };
+  }
   fs.mkdirSync(config.mediaDir, { recursive: true });
   const database = await createTestDatabase();
-  const { hasJobs, ...appOptions } = options;
   const jobs = hasJobs ? createJobQueue({ database }) : undefined;
   if (jobs) {
     await jobs.start();

@@ -27,23 +27,34 @@ export async function startListeningApp(
      * Sign in through an issuer of its own (OIDC_*), as an instance with an allow-list must:
      * the app's local sign-in is never offered beside one. Options shape that issuer.
      */
-    hasOwnIssuer?: boolean | Omit<Parameters<typeof startTestIssuer>[0], 'redirectUri'>;
+    hasOwnIssuer?:
+      | boolean
+      | (Omit<Parameters<typeof startTestIssuer>[0], 'redirectUri'> & {
+          /** The app takes it for Google (GOOGLE_CLIENT_*), as it does Google itself. */
+          isGoogle?: boolean;
+        });
   } = {},
 ): Promise<ListeningTestApp> {
   const { hasOwnIssuer, ...appOptions } = options;
+  const { isGoogle = false, ...issuerOptions } =
+    typeof hasOwnIssuer === 'object' ? hasOwnIssuer : {};
   const listening = await listenOnFreePort();
   const baseUrl = `http://localhost:${listening.port}`;
   let issuer: TestIssuer | undefined;
   try {
     if (hasOwnIssuer) {
       issuer = await startTestIssuer({
-        ...(typeof hasOwnIssuer === 'object' ? hasOwnIssuer : {}),
+        ...issuerOptions,
         redirectUri: `${baseUrl}/api/auth/callback`,
       });
     }
     const testApp = await createTestApp(
-      { PUBLIC_URL: baseUrl, ...issuer?.env, ...env },
-      { ...appOptions, serverFactory: listening.serverFactory },
+      { PUBLIC_URL: baseUrl, ...(isGoogle && issuer ? googleEnvOf(issuer) : issuer?.env), ...env },
+      {
+        ...appOptions,
+        ...(isGoogle && issuer ? { googleIssuer: issuer.issuer } : {}),
+        serverFactory: listening.serverFactory,
+      },
     );
     await testApp.app.ready();
     return {
@@ -63,11 +74,23 @@ export async function startListeningApp(
   }
 }
 
+/**
+ * Environment that makes the app sign in with Google (GOOGLE_CLIENT_*) at this issuer's client,
+ * for an app made with `googleIssuer` set to its URL (createTestApp).
+ */
+function googleEnvOf(issuer: TestIssuer): Record<string, string> {
+  return {
+    GOOGLE_CLIENT_ID: issuer.client.clientId,
+    GOOGLE_CLIENT_SECRET: issuer.client.clientSecret,
+  };
+}
+
 export interface TestIssuer {
   issuer: string;
   client: LocalIssuerClient;
   /** Environment that points the app at this issuer as a generic OpenID Connect provider. */
   env: Record<string, string>;
+
   close: () => Promise<void>;
 }
 
@@ -79,6 +102,7 @@ export async function startTestIssuer(options: {
   redirectUri: string;
   isEmailVerified?: boolean;
   userinfoGroups?: readonly string[];
+  hostedDomain?: string;
 }): Promise<TestIssuer> {
   const listening = await listenOnFreePort();
   const issuer = `${listening.origin}/oidc`;
@@ -94,6 +118,7 @@ export async function startTestIssuer(options: {
     client,
     isEmailVerified: options.isEmailVerified,
     userinfoGroups: options.userinfoGroups,
+    hostedDomain: options.hostedDomain,
   });
   await server.ready();
   return {
