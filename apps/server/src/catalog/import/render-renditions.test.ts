@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { SharpOptions } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeVideoFrames,
@@ -10,6 +11,8 @@ import {
   pixelAt,
   summarizeMp4,
 } from '../../test-support/media.ts';
+import { readH264Config, recordFfmpegCalls } from '../../test-support/video-checks.ts';
+import type { FfmpegCall } from '../../test-support/video-checks.ts';
 import { planTimeline, playedDelayMs, resolveFfmpegPath } from './encode-video.ts';
 import { inspectMedia } from './inspect-media.ts';
 import type { MediaInfo } from './inspect-media.ts';
@@ -35,12 +38,14 @@ interface Rendered {
 }
 
 let workDir: string;
+/** ffmpeg as the renderer runs it, each call written down (test-support/video-checks.ts). */
+let recorder: { ffmpegPath: string; readCalls: () => FfmpegCall[] } | undefined;
 
 async function render(
   bytes: Buffer,
   isTransparent: boolean,
   phase: RenderPhase = 'all',
-  ffmpeg: string | null | undefined = ffmpegPath,
+  ffmpeg: string | null | undefined = recorder?.ffmpegPath ?? ffmpegPath,
 ): Promise<Rendered> {
   const inspection = await inspectMedia(bytes, limits);
   if (!inspection.ok) throw new Error(inspection.reason);
@@ -64,12 +69,32 @@ function find(rendered: Rendered, name: string, format: string): RenderedFile {
 const playedMs = (delays: readonly number[]) =>
   delays.reduce((sum, delay) => sum + playedDelayMs(delay), 0);
 
+/**
+ * 2.5 s of noise, 200 × 150: the heaviest a video gets for its size, so a preview of it cannot
+ * come out near 50 KB without being cut short and made smaller.
+ */
+async function makeNoiseAnimation(width: number, height: number, frames: number) {
+  let state = 7;
+  const raw = Buffer.alloc(width * height * frames * 4, 255);
+  for (let offset = 0; offset < raw.length; offset += 1) {
+    if (offset % 4 === 3) continue;
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    raw[offset] = state >>> 24;
+  }
+  return sharp(raw, {
+    raw: { width, height: height * frames, channels: 4, pageHeight: height },
+  } as SharpOptions)
+    .gif({ delay: Array<number>(frames).fill(100) })
+    .toBuffer();
+}
+
 describe('MediaRenderer', () => {
   const items = new Map<string, Rendered>();
   const item = (name: string) => items.get(name)!;
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-renditions-'));
+    recorder = recordFfmpegCalls(ffmpegPath!, workDir);
     // A landscape GIF larger than every tile, a sticker, a small WebP sticker, odd timings, a still.
     items.set(
       'gif',
@@ -105,7 +130,8 @@ describe('MediaRenderer', () => {
       .png()
       .toBuffer();
     items.set('still', await render(still, false));
-  }, 120_000);
+    items.set('long noise', await render(await makeNoiseAnimation(200, 150, 25), false));
+  }, 240_000);
   afterAll(() => {
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
@@ -298,6 +324,61 @@ describe('MediaRenderer', () => {
     const [red] = pixelAt(frames[0]!, mp4.width, 1, 1);
     expect(Math.abs(pixelAt(frames[9]!, mp4.width, 1, 1)[0] - red)).toBeLessThan(12);
     expect(Math.abs(pixelAt(frames[10]!, mp4.width, 1, 1)[0] - red)).toBeGreaterThan(20);
+  });
+
+  it('makes a preview MP4 of the first one to two seconds, about 50 KB, of a longer source', () => {
+    for (const name of ['long noise', 'timing']) {
+      const rendered = item(name);
+      expect(playedMs(rendered.info.delays), name).toBeGreaterThan(2000);
+      const preview = find(rendered, 'preview', 'mp4');
+      const summary = summarizeMp4(fs.readFileSync(preview.file));
+      expect(summary.durationMs, name).toBeGreaterThanOrEqual(1000);
+      expect(summary.durationMs, name).toBeLessThanOrEqual(2000);
+      // GIPHY's previews are "about 50 KB" (docs/api.md, "Renditions"): the renderer aims at
+      // 50 KiB and keeps an attempt up to half again as heavy, so 75 KiB is the most "about" means.
+      expect(preview.bytes, name).toBeLessThanOrEqual(75 * 1024);
+    }
+    // Not met by chance: the noise at tile size and full length weighs several times the bound.
+    expect(find(item('long noise'), 'fixed_width', 'mp4').bytes).toBeGreaterThan(3 * 75 * 1024);
+  });
+
+  it('makes every MP4 H.264 (an avc1 sample entry) in yuv420p', () => {
+    const mp4s = [...items.values()].flatMap((rendered) =>
+      rendered.files.filter((file) => file.format === 'mp4'),
+    );
+    expect(mp4s.length).toBeGreaterThan(10);
+    for (const file of mp4s) {
+      expect(readH264Config(fs.readFileSync(file.file)), file.name).toMatchObject({
+        sampleEntry: 'avc1',
+        chromaFormatIdc: 1,
+        bitDepthLuma: 8,
+        bitDepthChroma: 8,
+      });
+    }
+  });
+
+  it('never hands ffmpeg the source: every run reads raw frames from its stdin', async () => {
+    // The source as an upload leaves it on disk: no run of ffmpeg may name it.
+    const upload = path.join(workDir, 'upload.gif');
+    const bytes = await makeAnimation({ frames: 4, width: 40, isTransparent: true });
+    fs.writeFileSync(upload, bytes);
+    await render(fs.readFileSync(upload), true);
+    const calls = recorder!.readCalls();
+    const codecs = new Set(calls.map(({ args }) => args[args.indexOf('-c:v') + 1]));
+    expect([...codecs].sort()).toEqual(['libvpx', 'libx264']);
+    for (const { args } of calls) {
+      const inputs = args.flatMap((arg, index) => (arg === '-i' ? [args[index + 1]] : []));
+      expect(inputs).toEqual(['pipe:0']);
+      // Raw pixels (RGBA, or RGB for a video with no alpha): no container for a demuxer to parse.
+      expect(args.slice(0, args.indexOf('-i')).join(' ')).toMatch(
+        /-f rawvideo -pix_fmt (rgba|rgb24) -s \d+x\d+/,
+      );
+      // The one path is what ffmpeg writes: a file in the item's own staging folder.
+      const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
+      expect(paths).toEqual([args.at(-1)]);
+      expect(args.at(-1)!.startsWith(`${workDir}${path.sep}item-`)).toBe(true);
+      expect(args).not.toContain(upload);
+    }
   });
 
   it('gives stickers no H.264 (no alpha) and keeps their transparency in WebP, GIF and WebM', async () => {
