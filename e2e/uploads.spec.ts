@@ -1,4 +1,9 @@
-import type { Page } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { SharpOptions } from 'sharp';
 import { e2eApiKey, e2eAdminEmail } from './support/api-key.ts';
@@ -29,6 +34,23 @@ async function makeGif(seed: number, size = 96, frames = 6): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A still PNG whose left half is see-through (a sticker), of its own colours (`seed`). */
+async function makeSeeThroughPng(seed: number, size = 64): Promise<Buffer> {
+  const raw = Buffer.alloc(size * size * 4);
+  for (let index = 0; index < raw.length; index += 4) {
+    const pixel = index / 4;
+    raw[index] = (seed * 31 + pixel) % 256;
+    raw[index + 1] = (seed * 11 + Math.floor(pixel / size) * 5) % 256;
+    raw[index + 2] = (seed * 7) % 256;
+    raw[index + 3] = pixel % size < size / 2 ? 0 : 255;
+  }
+  return sharp(raw, { raw: { width: size, height: size, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+const execFileAsync = promisify(execFile);
+
 /** Drops files on the page as a person dragging them from their desktop does. */
 async function dropFiles(page: Page, files: FileSpec[]) {
   const dataTransfer = await page.evaluateHandle((specs: FileSpec[]) => {
@@ -45,6 +67,26 @@ async function dropFiles(page: Page, files: FileSpec[]) {
   await target.dispatchEvent('drop', { dataTransfer });
 }
 
+/**
+ * Whether GIPHY's trending (`/v1/gifs/trending`) lists the item, on any page: every listable
+ * item is in trending, a new one near the end (docs/catalog.md, "Trending").
+ */
+async function isInTrending(request: APIRequestContext, itemId: string): Promise<boolean> {
+  const limit = 50;
+  for (let offset = 0; ; offset += limit) {
+    const response = await request.get(
+      `/v1/gifs/trending?api_key=${e2eApiKey}&limit=${limit}&offset=${offset}`,
+    );
+    expect(response.status()).toBe(200);
+    const body = (await response.json()) as {
+      data: Array<{ id: string }>;
+      pagination: { total_count: number };
+    };
+    if (body.data.some((item) => item.id === itemId)) return true;
+    if (body.data.length < limit || offset + limit >= body.pagination.total_count) return false;
+  }
+}
+
 const seed = Date.now() % 100_000;
 const word = `zib${seed.toString(36)}`;
 
@@ -54,6 +96,8 @@ test.describe('uploads', () => {
   test('drop three GIFs and a fake one, tag them, watch them upload and become items', async ({
     page,
   }) => {
+    // A throttled upload, four files processed, an edit: more than one quick journey's time.
+    test.slow();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto('/landing');
@@ -184,6 +228,8 @@ test.describe('uploads', () => {
     browser,
     baseURL,
   }) => {
+    // Several people, uploads and page loads: more than one quick journey's time.
+    test.slow();
     const ownerPage = await (await browser.newContext({ baseURL })).newPage();
     await ownerPage.goto('/landing');
     await signInFromLanding(ownerPage, { name: 'Olive Owner', email: uniqueEmail('owner') });
@@ -197,12 +243,15 @@ test.describe('uploads', () => {
     expect(upload.status()).toBe(202);
     const receipt = ((await upload.json()) as { uploads: Array<{ uploadId: string }> }).uploads[0]!;
     await expect
-      .poll(async () => {
-        const mine = (await (await form.get('/api/uploads')).json()) as {
-          uploads: Array<{ id: string; state: string; itemId: string | null }>;
-        };
-        return mine.uploads.find((entry) => entry.id === receipt.uploadId)?.state;
-      })
+      .poll(
+        async () => {
+          const mine = (await (await form.get('/api/uploads')).json()) as {
+            uploads: Array<{ id: string; state: string; itemId: string | null }>;
+          };
+          return mine.uploads.find((entry) => entry.id === receipt.uploadId)?.state;
+        },
+        { timeout: 30_000 },
+      )
       .toBe('ready');
     const mine = (await (await form.get('/api/uploads')).json()) as {
       uploads: Array<{ id: string; itemId: string }>;
@@ -229,10 +278,17 @@ test.describe('uploads', () => {
     const remove = await otherPage.request.delete(`/api/items/${itemId}`);
     expect(remove.status()).toBe(403);
 
-    // The admin hides it from /admin.
+    // Before it is hidden, everyone finds it: /v1 trending, and the web app's search grid.
     const adminPage = await (await browser.newContext({ baseURL })).newPage();
     await adminPage.goto('/landing');
     await signInFromLanding(adminPage, { name: 'Ada Admin', email: e2eAdminEmail });
+    await expect.poll(() => isInTrending(adminPage.request, itemId)).toBe(true);
+    const searchPath = `/search/${encodeURIComponent(`hideable ${word}`)}`;
+    const searchGrid = otherPage.getByRole('list', { name: `Results for hideable ${word}` });
+    await otherPage.goto(searchPath);
+    await expect(searchGrid.locator(`a[href*="${itemId}"]`)).toHaveCount(1);
+
+    // The admin hides it from /admin.
     await adminPage.getByRole('button', { name: /^Account menu/ }).click();
     await adminPage.getByRole('menuitem', { name: 'Admin' }).click();
     const recent = adminPage.getByRole('list', { name: 'Recent uploads' });
@@ -248,18 +304,104 @@ test.describe('uploads', () => {
       `/v1/gifs/search?q=hideable ${word}&api_key=${e2eApiKey}`,
     );
     expect(((await search.json()) as { data: unknown[] }).data).toEqual([]);
+    expect(await isInTrending(adminPage.request, itemId)).toBe(false);
+    // A fresh visit to the search page: the grid had only this item, now it finds nothing.
+    await otherPage.goto(searchPath);
+    await expect(otherPage.getByText(`No Gifs found for hideable ${word}.`)).toBeVisible();
+    await expect(otherPage.locator(`a[href*="${itemId}"]`)).toHaveCount(0);
   });
 
-  test('a token made in Settings uploads like curl, and its link leads to the item', async ({
+  test('choose files and paste: a see-through PNG is proposed as a sticker, Ready leads to its item, and the same file again is already in Sticky', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Several people, uploads and page loads: more than one quick journey's time.
+    test.slow();
+    await page.goto('/landing');
+    await signInFromLanding(page, { name: 'Pia Picker', email: uniqueEmail('picker') });
+    await page.goto('/upload');
+    const seeThrough = await makeSeeThroughPng(seed + 21);
+    await page.getByLabel('Choose files').setInputFiles([
+      { name: `${word}-clear.png`, mimeType: 'image/png', buffer: seeThrough },
+      { name: `${word}-solid.gif`, mimeType: 'image/gif', buffer: await makeGif(seed + 22) },
+    ]);
+    const rows = page.getByRole('list', { name: 'Files to upload' }).getByRole('listitem');
+    await expect(rows).toHaveCount(2);
+    const clearRow = rows.filter({ hasText: `${word}-clear.png` });
+    // Read from its first frame in the browser: a transparent pixel makes it a sticker.
+    await expect(clearRow.getByLabel('Type')).toHaveValue('sticker');
+    await expect(rows.filter({ hasText: `${word}-solid.gif` }).getByLabel('Type')).toHaveValue(
+      'gif',
+    );
+
+    // A pasted image (a copied GIF, a screenshot) gets a row of its own.
+    await page.evaluate(
+      (base64) => {
+        const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], 'pasted.gif', { type: 'image/gif' }));
+        document.body.dispatchEvent(
+          new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true }),
+        );
+      },
+      (await makeGif(seed + 23)).toString('base64'),
+    );
+    await expect(rows).toHaveCount(3);
+    await expect(rows.filter({ hasText: 'pasted.gif' }).getByLabel('Title')).toHaveValue('Pasted');
+
+    await page.getByRole('button', { name: 'Upload 3 files' }).click();
+    for (const name of [`${word}-clear.png`, `${word}-solid.gif`, 'pasted.gif']) {
+      await expect(rows.filter({ hasText: name }).getByText('Ready', { exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
+    }
+    const clearTitle = `${word[0]!.toUpperCase()}${word.slice(1)} clear`;
+    await clearRow.getByRole('link', { name: `Open ${clearTitle}` }).click();
+    await expect(page).toHaveURL(/\/sticker\//);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(clearTitle);
+
+    // Someone else sends the same bytes under another name: the row says the file is already
+    // in Sticky, leads to the item under its own title, and offers no Edit (it is not theirs).
+    const otherPage = await (await browser.newContext({ baseURL })).newPage();
+    await otherPage.goto('/landing');
+    await signInFromLanding(otherPage, { name: 'Dee Duplicate', email: uniqueEmail('dup') });
+    await otherPage.goto('/upload');
+    await otherPage
+      .getByLabel('Choose files')
+      .setInputFiles({ name: 'my-copy.png', mimeType: 'image/png', buffer: seeThrough });
+    await otherPage.getByRole('button', { name: 'Upload 1 file' }).click();
+    const copyRow = otherPage.getByRole('listitem', { name: 'my-copy.png' });
+    await expect(copyRow.getByRole('link', { name: `Open ${clearTitle}` })).toBeVisible();
+    await expect(copyRow.getByText('Already in Sticky')).toBeVisible();
+    await expect(copyRow.getByText('Ready', { exact: true })).toHaveCount(0);
+    await expect(copyRow.getByRole('button', { name: /^Edit/ })).toHaveCount(0);
+    await expectNoSeriousAxeViolations(otherPage, 'the upload page with a duplicate');
+    await copyRow.getByRole('link', { name: `Open ${clearTitle}` }).click();
+    await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText(clearTitle);
+  });
+
+  test('Settings gives a curl command and a ShareX uploader that work as shown', async ({
     page,
     playwright,
     baseURL,
   }) => {
+    // Several people, uploads and page loads: more than one quick journey's time.
+    test.slow();
     await page.goto('/landing');
     await signInFromLanding(page, { name: 'Tom Token', email: uniqueEmail('token') });
     await page.getByRole('button', { name: /^Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    const curlCode = page.getByRole('figure', { name: 'Upload with curl' }).locator('code');
+    const shareXCode = page
+      .getByRole('figure', { name: 'ShareX custom uploader (sticky.sxcu)' })
+      .locator('code');
+    // Before any token: both, with a placeholder where the token goes.
+    await expect(curlCode).toContainText('-H "Authorization: Bearer <your token>"');
+    await expect(shareXCode).toContainText('"Authorization": "Bearer <your token>"');
+    await expectNoSeriousAxeViolations(page, 'settings without a token');
+
     await page.getByLabel('Token name').fill('My script');
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = (await page
@@ -267,27 +409,112 @@ test.describe('uploads', () => {
       .filter({ hasText: /^sticky_/ })
       .textContent())!;
     expect(secret).toMatch(/^sticky_/);
-    await expect(page.getByText(`curl -H "Authorization: Bearer ${secret}"`)).toBeVisible();
-    await expect(page.getByText('"RequestURL":')).toBeVisible();
+    await expect(curlCode).toContainText(`-H "Authorization: Bearer ${secret}"`);
     await expectNoSeriousAxeViolations(page, 'settings with a new token');
 
-    // A client with no cookie and no browser: only the token.
-    const script = await playwright.request.newContext({ baseURL });
-    const response = await script.post('/api/uploads', {
-      headers: { authorization: `Bearer ${secret}` },
+    // The command exactly as the page shows it, run by a shell with the real curl, in a folder
+    // that holds the cat.gif it sends.
+    const command = (await curlCode.textContent())!;
+    expect(command.startsWith('curl ')).toBe(true);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-curl-'));
+    let receipt: { state: string; url: string; uploadId: string };
+    try {
+      fs.writeFileSync(path.join(folder, 'cat.gif'), await makeGif(seed + 9));
+      const { stdout } = await execFileAsync('/bin/sh', ['-c', command], {
+        cwd: folder,
+        env: { PATH: '/usr/bin:/bin' },
+      });
+      receipt = (JSON.parse(stdout) as { uploads: Array<typeof receipt> }).uploads[0]!;
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+    expect(receipt.state).toBe('processing');
+    await expect
+      .poll(
+        async () => {
+          const mine = (await (await page.request.get('/api/uploads')).json()) as {
+            uploads: Array<{ id: string; state: string }>;
+          };
+          return mine.uploads.find((entry) => entry.id === receipt.uploadId)?.state;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    await page.goto(receipt.url);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cat');
+
+    // The ShareX uploader names this server's upload URL, the method, the form field and the
+    // token; a request made from it alone (no cookie) uploads, and its URL template leads to
+    // the item.
+    await page.goto('/settings');
+    await expect(shareXCode).toContainText('"Authorization": "Bearer <your token>"');
+    await page.getByLabel('Token name').fill('ShareX');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const shareXSecret = (await page
+      .locator('code')
+      .filter({ hasText: /^sticky_/ })
+      .textContent())!;
+    const shareX = JSON.parse((await shareXCode.textContent())!) as {
+      RequestMethod: string;
+      RequestURL: string;
+      Body: string;
+      FileFormName: string;
+      Headers: Record<string, string>;
+      URL: string;
+    };
+    expect(shareX).toMatchObject({
+      RequestMethod: 'POST',
+      RequestURL: new URL('/api/uploads', baseURL).href,
+      Body: 'MultipartFormData',
+      FileFormName: 'file',
+      Headers: { Authorization: `Bearer ${shareXSecret}` },
+      URL: '{json:uploads[0].url}',
+    });
+    const sharex = await playwright.request.newContext();
+    const response = await sharex.fetch(shareX.RequestURL, {
+      method: shareX.RequestMethod,
+      headers: shareX.Headers,
       multipart: {
-        tags: 'scripted',
-        file: { name: 'scripted.gif', mimeType: 'image/gif', buffer: await makeGif(seed + 9) },
+        [shareX.FileFormName]: {
+          name: 'shared.gif',
+          mimeType: 'image/gif',
+          buffer: await makeGif(seed + 10),
+        },
       },
     });
     expect(response.status()).toBe(202);
-    const { uploads } = (await response.json()) as { uploads: Array<{ url: string }> };
+    const link = ((await response.json()) as { uploads: Array<{ url: string }> }).uploads[0]!.url;
+    expect(shareX.URL).toBe('{json:uploads[0].url}');
     await expect
-      .poll(async () => (await script.get(uploads[0]!.url, { maxRedirects: 0 })).status())
+      .poll(async () => (await sharex.get(link, { maxRedirects: 0 })).status(), {
+        timeout: 30_000,
+      })
       .toBe(302);
-    const followed = await page.goto(uploads[0]!.url);
-    expect(followed?.ok()).toBe(true);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Scripted');
-    await script.dispose();
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Shared');
+
+    // Revoking asks first; then the token is gone from the list and no longer uploads.
+    await page.goto('/settings');
+    const tokens = page.getByRole('list', { name: 'Your API tokens' });
+    await tokens.getByRole('button', { name: 'Revoke ShareX' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this token?' });
+    await expectNoSeriousAxeViolations(page, 'the revoke dialog');
+    await dialog.getByRole('button', { name: 'Revoke token' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(tokens.getByRole('listitem')).toHaveCount(1);
+    await expect(tokens.getByRole('listitem')).toContainText('My script');
+    const refused = await sharex.fetch(shareX.RequestURL, {
+      method: shareX.RequestMethod,
+      headers: shareX.Headers,
+      multipart: {
+        [shareX.FileFormName]: {
+          name: 'late.gif',
+          mimeType: 'image/gif',
+          buffer: await makeGif(seed + 12),
+        },
+      },
+    });
+    expect(refused.status()).toBe(401);
+    await sharex.dispose();
   });
 });

@@ -190,7 +190,7 @@ function RevokeTokenDialog({
 }
 
 /**
- * Settings (docs/web.md, "Settings"): personal API tokens to upload from scripts and tools,
+ * Settings (docs/web.md, "Upload"): personal API tokens to upload from scripts and tools,
  * with a curl example and a ShareX uploader that work as shown.
  */
 export function SettingsPage() {
