@@ -3,6 +3,9 @@ import path from 'node:path';
 import { GiphyFetch, setServerUrl } from '@giphy/js-fetch-api';
 import { giphyItemSchema, renditionNames } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importMedia } from '../../catalog/import/import-media.ts';
+import { makeLaterRenditions } from '../../catalog/import/later-renditions.ts';
+import { closeMediaProcessors } from '../../catalog/import/media-processor.ts';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import {
@@ -10,6 +13,7 @@ import {
   insertCategory,
   insertCreator,
 } from '../../test-support/catalog-fixtures.ts';
+import { makeAnimation } from '../../test-support/media.ts';
 
 /** Real GIPHY responses recorded into the repository (fixtures/giphy/SOURCES.md). */
 const fixturesDir = path.resolve(import.meta.dirname, '../../../../../fixtures/giphy');
@@ -74,6 +78,7 @@ describe('GIPHY SDK contract', () => {
     gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
   });
   afterAll(async () => {
+    await closeMediaProcessors();
     await testApp.close();
   });
 
@@ -192,15 +197,16 @@ describe('GIPHY SDK contract', () => {
       'twitter',
     ]);
 
-    function fixtureGifs(): Record<string, unknown>[] {
+    function readFixtures(prefix: string): Record<string, unknown>[] {
       return fs
         .readdirSync(fixturesDir)
-        .filter((file) => file.startsWith('v1-gifs') && file.endsWith('.json'))
+        .filter((file) => file.startsWith(prefix) && file.endsWith('.json'))
         .flatMap((file) => {
           const body = JSON.parse(fs.readFileSync(path.join(fixturesDir, file), 'utf8'));
           return Array.isArray(body.data) ? body.data : [body.data];
         });
     }
+    const fixtureGifs = () => readFixtures('v1-gifs');
 
     async function rawItem(itemId: string) {
       const response = await fetch(
@@ -245,6 +251,149 @@ describe('GIPHY SDK contract', () => {
         for (const value of Object.values(ours.images[name]!)) expect(typeof value).toBe('string');
       }
       expect(giphyItemSchema.parse(ours)).toBeTruthy();
+    });
+
+    it('trending searches and channels: the envelope and fields of GIPHY’s recorded ones', async () => {
+      const readBody = (file: string) =>
+        JSON.parse(fs.readFileSync(path.join(fixturesDir, file), 'utf8')) as {
+          data: Record<string, unknown>[];
+          meta: object;
+        };
+      const get = async (route: string) =>
+        (await (
+          await fetch(`${origin}/v1/${route}&api_key=sdk-test-key-0123456789abcdefghijklm`)
+        ).json()) as { data: Record<string, unknown>[]; meta: object };
+
+      const searches = readBody('v1-trending-searches.giphy-js.json');
+      const ourSearches = await get('trending/searches?limit=20');
+      expect(Object.keys(ourSearches).sort()).toEqual(Object.keys(searches).sort());
+      expect(Object.keys(ourSearches.meta).sort()).toEqual(Object.keys(searches.meta).sort());
+      for (const term of ourSearches.data) expect(typeof term).toBe('string');
+
+      const channels = readBody('v1-channels-search_nba.giphy-js.json');
+      const ourChannels = await get('channels/search?q=maker');
+      expect(Object.keys(ourChannels).sort()).toEqual(Object.keys(channels).sort());
+      expect(ourChannels.data.length).toBeGreaterThan(0);
+      const channelKeys = new Set(channels.data.flatMap((channel) => Object.keys(channel)));
+      // GIPHY's live events, screensaver and channel tree: a creator has none of them, and our
+      // channels do not send them (empty or null) yet.
+      const notSent = new Set([
+        'live_since_datetime',
+        'live_until_datetime',
+        'screensaver_gif',
+        'ancestors',
+        'syncable_tags',
+      ]);
+      const missing = [...channelKeys].filter(
+        (key) => !notSent.has(key) && !(key in ourChannels.data[0]!),
+      );
+      expect(missing).toEqual([]);
+    });
+
+    /** Every media URL of an item's slots answers with its file: the type and size it claims. */
+    async function expectWorkingUrls(images: Record<string, Record<string, unknown>>) {
+      const checked = new Map<string, { type: string | null; bytes: number }>();
+      for (const [name, slot] of Object.entries(images)) {
+        for (const [field, sizeField, type] of [
+          ['url', 'size', /^image\/(gif|webp|png|jpeg)$/],
+          ['webp', 'webp_size', /^image\/(webp|gif)$/],
+          ['mp4', 'mp4_size', /^video\/mp4$/],
+          ['webm', 'webm_size', /^video\/webm$/],
+        ] as const) {
+          const url = slot[field];
+          if (typeof url !== 'string') continue;
+          const label = `${name}.${field}`;
+          let answer = checked.get(url);
+          if (!answer) {
+            const response = await fetch(`${origin}${new URL(url).pathname}`);
+            expect(response.status, label).toBe(200);
+            answer = {
+              type: response.headers.get('content-type'),
+              bytes: (await response.arrayBuffer()).byteLength,
+            };
+            checked.set(url, answer);
+          }
+          expect(answer.type, label).toMatch(type);
+          if (slot[sizeField] !== undefined)
+            expect(slot[sizeField], label).toBe(String(answer.bytes));
+        }
+      }
+    }
+
+    it('a sticker: GIPHY’s sticker fields, its video as WebM (VP8 alpha), never an MP4, no broken URL', async () => {
+      // GIPHY's stickers (and emoji, which are stickers) as recorded: fixtures/giphy/SOURCES.md.
+      const stickers = readFixtures('v2-emoji').filter((item) => item.is_sticker === 1);
+      expect(stickers.length).toBeGreaterThanOrEqual(10);
+      // docs/api.md, "Renditions": where GIPHY gives a sticker an H.264 MP4 (on a flat colour),
+      // we give the WebM with alpha beside GIPHY's fields, and no `mp4` at all.
+      const ourField = (field: string) =>
+        field === 'mp4' ? 'webm' : field === 'mp4_size' ? 'webm_size' : field;
+
+      // A real sticker, made as an upload is: first what the grid and the item page show.
+      const imported = await importMedia(
+        { config: testApp.config, database: testApp.database },
+        {
+          bytes: await makeAnimation({ frames: 8, width: 120, isTransparent: true, seed: 5 }),
+          fileName: 'waving.gif',
+          // Not listed: the lists the other tests count stay as they are.
+          metadata: {
+            title: 'Waving sticker',
+            tags: ['wave'],
+            type: 'sticker',
+            isIndexable: false,
+          },
+        },
+        { phase: 'ready' },
+      );
+      if (imported.status !== 'imported') throw new Error(JSON.stringify(imported));
+      const stickerId = imported.itemId;
+      const videoSlots = renditionNames.filter((name) =>
+        stickers.some((item) => 'mp4' in ((item.images as Record<string, object>)[name] ?? {})),
+      );
+      expect(videoSlots).toEqual(expect.arrayContaining(['original_mp4', 'preview', 'looping']));
+
+      // Before its WebM is made, a video slot is the nearest image: a working URL, no video.
+      const early = await rawItem(stickerId);
+      expect(early.is_sticker).toBe(1);
+      for (const name of videoSlots) {
+        const slot = early.images[name]!;
+        expect(slot.mp4, name).toBeUndefined();
+        expect(slot.url ?? slot.webm, name).toEqual(expect.any(String));
+      }
+      await expectWorkingUrls(early.images);
+
+      // Once every rendition is made, each slot GIPHY's stickers have carries their fields.
+      expect(
+        await makeLaterRenditions(
+          { config: testApp.config, database: testApp.database },
+          stickerId,
+        ),
+      ).toMatchObject({ status: 'made' });
+      const ours = await rawItem(stickerId);
+      for (const name of renditionNames) {
+        const fixtureFields = new Set(
+          stickers.flatMap((item) =>
+            Object.keys((item.images as Record<string, object>)[name] ?? {}),
+          ),
+        );
+        expect(fixtureFields.size, name).toBeGreaterThan(0);
+        const slot = ours.images[name]!;
+        const missing = [...fixtureFields].map(ourField).filter((field) => !(field in slot));
+        expect(missing, name).toEqual([]);
+        expect(slot.mp4, name).toBeUndefined();
+        expect(slot.mp4_size, name).toBeUndefined();
+      }
+      for (const name of videoSlots) expect(ours.images[name]!.webm, name).toMatch(/\.webm$/);
+      await expectWorkingUrls(ours.images);
+      expect(giphyItemSchema.parse(ours)).toBeTruthy();
+
+      // GIPHY's client hands the same to an app: no `mp4` to load, the WebM beside.
+      const viaSdk = (await gf.gif(stickerId)).data;
+      expect(viaSdk.is_sticker).toBe(true);
+      expect(viaSdk.images.original_mp4.mp4).toBeUndefined();
+      expect((viaSdk.images.original_mp4 as { webm?: string }).webm).toBe(
+        ours.images.original_mp4!.webm,
+      );
     });
   });
 });
