@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
@@ -36,6 +36,57 @@ async function peakDeepStatements(
   return peak;
 }
 
+/** Resolves once `check()` holds, looking again every few milliseconds (no deadline of its own). */
+async function waitUntil(check: () => boolean, shouldStop: () => boolean = () => false) {
+  while (!check() && !shouldStop()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * Makes every statement carrying `deepOffset` as slow as on a large catalog: each takes a
+ * connection of the pool and holds it until `release()`, then runs. Counts them as
+ * peakDeepStatements does.
+ */
+function holdDeepStatements(database: DatabaseHandle) {
+  const pool = database.pool;
+  const query = pool.query.bind(pool);
+  const state = { holding: 0, inFlight: 0, peak: 0, isReleased: false };
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = () => {
+      state.isReleased = true;
+      resolve();
+    };
+  });
+  pool.query = ((...args: Parameters<typeof query>) => {
+    const params = (args[1] ?? (args[0] as { values?: unknown[] }).values) as unknown[] | undefined;
+    if (!Array.isArray(params) || !params.includes(deepOffset)) return query(...args);
+    state.inFlight += 1;
+    state.peak = Math.max(state.peak, state.inFlight);
+    return (async () => {
+      const client = await pool.connect();
+      state.holding += 1;
+      try {
+        await released;
+        return await (client.query as (...rest: unknown[]) => Promise<unknown>)(...args);
+      } finally {
+        state.holding -= 1;
+        state.inFlight -= 1;
+        client.release();
+      }
+    })();
+  }) as typeof pool.query;
+  return { state, release, restore: () => (pool.query = query) };
+}
+
+/** A request answered while a flood of deep pages was held, and what the gate held then. */
+interface OtherAnswer {
+  url: string;
+  status: number;
+  pendingDeepPages: number;
+  isFloodHeld: boolean;
+  body: Record<string, unknown>;
+}
+
 /**
  * Issue 16: deep pages (search past the kept 250 ids, related past its kept 60) ranked every
  * match again for each request, as many at once as asked. They go through a per-app gate now
@@ -71,13 +122,82 @@ describe('deep pages', () => {
         ? `/v1/gifs/search?q=${encodeURIComponent(`cat number ${index}`)}&offset=${deepOffset}`
         : `/v1/gifs/related?gif_id=${ids[index]}&offset=${deepOffset}`,
     );
-    let others: Array<Awaited<ReturnType<typeof get>>> = [];
-    let answers: Array<Awaited<ReturnType<typeof get>>> = [];
-    const peak = await peakDeepStatements(testApp.database, async () => {
-      const deep = Promise.all(flood.map(get));
-      others = await Promise.all([get('/readyz'), get('/v1/gifs/search?q=cat')]);
-      answers = await deep;
+    const gate = testApp.app.deps.services.deepPages;
+    const pool = testApp.database.pool;
+    const hold = holdDeepStatements(testApp.database);
+    // However the test ends (a failure may be a request that never gets its connection while the
+    // flood holds them all), the flood is let go, so the app can close.
+    onTestFinished(() => {
+      hold.release();
+      hold.restore();
     });
+    let answers: Array<Awaited<ReturnType<typeof get>>> = [];
+    let others: OtherAnswer[] = [];
+    let isStarved = false;
+    try {
+      let finished = 0;
+      const deep = Promise.all(
+        flood.map((url) =>
+          get(url).finally(() => {
+            finished += 1;
+          }),
+        ),
+      );
+      // The flood has arrived: each client is answered, or running or waiting at the gate, and
+      // each one running has asked for its ranking (which holds a connection once it has one).
+      await waitUntil(
+        () =>
+          gate.activeCount > 0 &&
+          hold.state.inFlight === gate.activeCount &&
+          finished + gate.activeCount + gate.pendingCount === flood.length,
+      );
+
+      // While it still waits, /readyz and someone's first page are answered: they wait for
+      // no deep page, and the pool has connections left for them. One of them waiting for a
+      // connection instead would wait for as long as the flood holds them: that is a failure.
+      const waitingBefore = pool.waitingCount;
+      let isAnswered = false;
+      const starved = waitUntil(
+        () => pool.waitingCount > waitingBefore,
+        () => isAnswered,
+      ).then(() => {
+        isStarved = !isAnswered;
+      });
+      others = await Promise.race([
+        Promise.all(
+          ['/readyz', '/v1/gifs/search?q=cat'].map(async (url): Promise<OtherAnswer> => {
+            const response = await get(url);
+            return {
+              url,
+              status: response.statusCode,
+              pendingDeepPages: gate.pendingCount,
+              isFloodHeld: !hold.state.isReleased,
+              body: response.json(),
+            };
+          }),
+        ),
+        starved.then((): OtherAnswer[] => []),
+      ]);
+      isAnswered = true;
+      hold.release();
+      answers = await deep;
+    } finally {
+      hold.release();
+      hold.restore();
+    }
+
+    expect(isStarved, 'a request waited for a connection held by the flood').toBe(false);
+    expect(others.map(({ url, status }) => [url, status])).toEqual([
+      ['/readyz', 200],
+      ['/v1/gifs/search?q=cat', 200],
+    ]);
+    for (const other of others) {
+      expect(other.isFloodHeld, other.url).toBe(true);
+      expect(other.pendingDeepPages, other.url).toBeGreaterThan(0);
+    }
+    const [ready, search] = others;
+    expect(ready!.body).toMatchObject({ status: 'ok', database: 'ok' });
+    expect(search!.body).toMatchObject({ pagination: { total_count: 300, count: 25 } });
 
     for (const [index, response] of answers.entries()) {
       expect(response.statusCode, flood[index]).toBe(200);
@@ -89,15 +209,9 @@ describe('deep pages', () => {
       expect(body.pagination.total_count).toBe(first.pagination.total_count);
       expect(body.pagination.total_count).toBeGreaterThan(0);
     }
-    const [ready, search] = others;
-    expect(ready!.statusCode).toBe(200);
-    expect(ready!.json()).toMatchObject({ status: 'ok', database: 'ok' });
-    expect(search!.statusCode).toBe(200);
-    expect(search!.json().data).toHaveLength(25);
-    expect(search!.json().pagination.total_count).toBe(300);
     // Never more than the gate's two deep rankings at once (the pool holds 10).
-    expect(peak).toBeGreaterThan(0);
-    expect(peak).toBeLessThanOrEqual(2);
+    expect(hold.state.peak).toBeGreaterThan(0);
+    expect(hold.state.peak).toBeLessThanOrEqual(2);
   });
 
   it('answers a deep page from the kept ranking when it already holds every match', async () => {
