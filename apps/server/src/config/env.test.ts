@@ -157,6 +157,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('keeps the embedded PostgreSQL of root where the operator says, relative to the folder it starts in', () => {
+    expect(loadConfig({}, '/srv/sticky').postgresRootDir).toBeUndefined();
+    expect(loadConfig({ POSTGRES_ROOT_DIR: 'pg-home' }, '/srv/sticky').postgresRootDir).toBe(
+      '/srv/sticky/pg-home',
+    );
+    expect(loadConfig({ POSTGRES_ROOT_DIR: '/opt/sticky-pg/' }).postgresRootDir).toBe(
+      '/opt/sticky-pg',
+    );
+  });
+
   it('parses allow-lists and GIPHY mode', () => {
     const config = loadConfig({
       ALLOWED_EMAILS: ' Ann@Example.com , bob@example.com',

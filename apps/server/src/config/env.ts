@@ -188,6 +188,7 @@ const envSchema = z
       }
     }),
     DATA_DIR: optionalText,
+    POSTGRES_ROOT_DIR: optionalText,
     DATABASE_URL: postgresUrl('DATABASE_URL'),
     DATABASE_READ_URL: postgresUrl('DATABASE_READ_URL'),
     SESSION_SECRET: z
@@ -482,6 +483,11 @@ export interface AppConfig {
   isHttps: boolean;
   dataDir: string;
   mediaDir: string;
+  /**
+   * Run as root: where the embedded PostgreSQL's user keeps its cluster and binaries when it
+   * cannot reach DATA_DIR (db/embedded.ts; /var/lib/sticky when unset).
+   */
+  postgresRootDir: string | undefined;
   databaseUrl: string | undefined;
   /** A streaming replica of DATABASE_URL for catalog reads (docs/scaling.md, "A read replica"). */
   databaseReadUrl: string | undefined;
@@ -603,6 +609,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     isHttps: publicUrl.startsWith('https:'),
     dataDir,
     mediaDir: path.join(dataDir, 'media'),
+    postgresRootDir: e.POSTGRES_ROOT_DIR ? path.resolve(cwd, e.POSTGRES_ROOT_DIR) : undefined,
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     sessionSecret: e.SESSION_SECRET,

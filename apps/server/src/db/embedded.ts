@@ -157,6 +157,19 @@ const POSTGRES_USER = 'postgres';
 /** Where, as root, what the postgres user must reach is kept when the project folder is private. */
 export const defaultRootHome = '/var/lib/sticky';
 
+/**
+ * The fallback folder was made, but the postgres user cannot reach it either: PostgreSQL would
+ * fail on it with "Permission denied", so the start stops here with what to do.
+ */
+class UnreachableHomeError extends PostgresSetupError {
+  constructor(home: string, dataDir?: string) {
+    const what = dataDir ? `DATA_DIR ${dataDir}` : 'the PostgreSQL binaries';
+    super(
+      `PostgreSQL cannot run as root, and its user "postgres" can reach neither ${what} nor ${home}, where Sticky would keep them for it (a folder above it is private): set POSTGRES_ROOT_DIR to a folder outside private ones (${defaultRootHome} by default), run Sticky as an ordinary user, or set DATABASE_URL.`,
+    );
+  }
+}
+
 function readId(flag: '-u' | '-g'): number | undefined {
   const result = spawnSync('id', [flag, POSTGRES_USER], { encoding: 'utf8' });
   const id = Number(result.stdout?.trim());
@@ -212,6 +225,7 @@ function reachableNativeDir(nativeDir: string, home: string, runAs: RunAs, log: 
   if (!canRun(path.join(target, 'bin', 'postgres'), runAs)) {
     log.info({ from: nativeDir, to: target }, 'copying PostgreSQL where its user can run it');
     fs.mkdirSync(home, { recursive: true, mode: 0o755 });
+    fs.chmodSync(home, 0o755);
     const staging = `${target}.${process.pid}.tmp`;
     fs.rmSync(staging, { recursive: true, force: true });
     fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
@@ -219,6 +233,7 @@ function reachableNativeDir(nativeDir: string, home: string, runAs: RunAs, log: 
     fs.rmSync(target, { recursive: true, force: true });
     fs.renameSync(staging, target);
   }
+  if (!canRun(path.join(target, 'bin', 'postgres'), runAs)) throw new UnreachableHomeError(home);
   return target;
 }
 
@@ -238,6 +253,8 @@ function placeCluster(dataDir: string, home: string, runAs: RunAs, log: Logger):
   for (const folder of [home, path.join(home, 'clusters'), clusterHome]) {
     fs.chmodSync(folder, 0o755);
   }
+  // Open as it now is, a folder above it may still be private (/root, a `mktemp -d`).
+  if (!canEnter(clusterHome, runAs)) throw new UnreachableHomeError(home, dataDir);
   const pgDir = path.join(clusterHome, 'pg');
   const note = path.join(dataDir, 'pg-location');
   if (!fs.existsSync(note) || fs.readFileSync(note, 'utf8').split('\n')[0] !== pgDir) {
@@ -391,7 +408,7 @@ export async function startEmbeddedPostgres(
     } catch (error) {
       if (error instanceof PostgresSetupError) throw error;
       throw new PostgresSetupError(
-        `PostgreSQL cannot run as root, and its user "postgres" cannot reach ${dataDir} or the PostgreSQL binaries; preparing ${home} for it failed (${(error as Error).message}). Run Sticky as an ordinary user, or set DATABASE_URL.`,
+        `PostgreSQL cannot run as root, and its user "postgres" cannot reach ${dataDir} or the PostgreSQL binaries; preparing ${home} for it failed (${(error as Error).message}). Set POSTGRES_ROOT_DIR to a folder Sticky may create (${defaultRootHome} by default), run Sticky as an ordinary user, or set DATABASE_URL.`,
       );
     }
   }

@@ -70,7 +70,9 @@ export async function openDatabase(
   }
   if (!url) {
     try {
-      embedded = await startEmbeddedPostgres(config.dataDir, log);
+      embedded = await startEmbeddedPostgres(config.dataDir, log, {
+        rootHome: config.postgresRootDir,
+      });
     } catch (error) {
       releaseLock?.();
       throw error;

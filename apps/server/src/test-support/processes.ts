@@ -34,13 +34,10 @@ export interface ServerProcess {
 }
 
 /**
- * `npm start` as a real process on a free port, resolved once /readyz answers 200 (a plain loop,
- * so it works in beforeAll too). For tests of kill -9, restarts and several servers.
+ * `npm start` as a real process on a free port, not waited for: for a start that is to fail
+ * (then waitForExit). startServerProcess waits until it is ready.
  */
-export async function startServerProcess(
-  env: Record<string, string>,
-  options: { timeoutMs?: number } = {},
-): Promise<ServerProcess> {
+export async function spawnServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await findFreePort();
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -59,14 +56,27 @@ export async function startServerProcess(
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  return { child, url, output: () => output };
+}
+
+/**
+ * `npm start` as a real process on a free port, resolved once /readyz answers 200 (a plain loop,
+ * so it works in beforeAll too). For tests of kill -9, restarts and several servers.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const server = await spawnServerProcess(env);
+  const { child, url, output } = server;
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited: ${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited: ${output()}`);
     const status = (await fetch(`${url}/readyz`).catch(() => undefined))?.status;
-    if (status === 200) return { child, url, output: () => output };
+    if (status === 200) return server;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server was not ready in time: ${output}`);
+      throw new Error(`the server was not ready in time: ${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
