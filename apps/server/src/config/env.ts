@@ -289,6 +289,7 @@ const envSchema = z
     // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
     TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
+    SEARCH_RANK_CANDIDATES: positiveInt('SEARCH_RANK_CANDIDATES', 500, 100_000),
     TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
     TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
     MIN_FREE_DISK_MB: wholeNumber('MIN_FREE_DISK_MB', 512),
@@ -522,6 +523,11 @@ export interface AppConfig {
   statementTimeoutMs: number;
   /** How long a trending page outlives a move of popularity (0: follows at once). */
   trendingMaxAgeMs: number;
+  /** How a search ranks (docs/catalog.md, "Search"). */
+  search: {
+    /** Matches ranked by relevance together, most popular first: the bound of a search's work. */
+    rankCandidates: number;
+  };
   textRendering: { perPersonPerDay: number; keepDays: number };
   /** Below this much free space in DATA_DIR nothing new is rendered. */
   minFreeDiskBytes: number;
@@ -641,6 +647,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     trendingMaxAgeMs: e.TRENDING_MAX_AGE_SECONDS * 1000,
+    search: { rankCandidates: e.SEARCH_RANK_CANDIDATES },
     textRendering: {
       perPersonPerDay: e.TEXT_RENDERS_PER_DAY,
       keepDays: e.TEXT_RENDER_KEEP_DAYS,

@@ -11,6 +11,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -132,17 +133,32 @@ export const items = pgTable(
     searchVectorStem: tsvector('search_vector_stem').generatedAlwaysAs(
       sql`setweight(to_tsvector('sticky_english', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_english', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_english', coalesce(alt_text, '')), 'C')`,
     ),
+    /**
+     * Where the item stands by popularity, coarsely (docs/catalog.md, "Search"): half a unit of
+     * trend_score per step, each step split in four by the id's hash; items never viewed spread
+     * over 64 steps below every viewed one. Indexed with the search vectors and tags, so a search
+     * or a related row reads the matches of the most popular steps first, and only those.
+     */
+    popularityTier: smallint('popularity_tier').generatedAlwaysAs(
+      sql`CASE WHEN trend_score > 0 THEN least(floor(trend_score * 2) * 4 + (hashtext(id) & 3), 32000)::smallint ELSE (-1 - (hashtext(id) & 63))::smallint END`,
+    ),
   },
   (t) => [
     // Searched one type at a time (GIPHY's endpoints are per type) and only listable items:
     // one index per type, so a word common in one type is never read for another.
     ...(['gif', 'sticker', 'text'] as const).flatMap((type) => {
       const isListableOfType = sql.raw(`type = '${type}' AND is_indexable AND NOT is_dynamic`);
+      // With the popularity tier beside each (as a one-element array, which GIN indexes), so
+      // one index scan intersects a word's items with the tiers a slice asks for.
+      const tier = sql`(ARRAY[popularity_tier])`;
       return [
-        index(`items_${type}_search_idx`).using('gin', t.searchVector).where(isListableOfType),
-        index(`items_${type}_search_stem_idx`)
-          .using('gin', t.searchVectorStem)
+        index(`items_${type}_search_tier_idx`)
+          .using('gin', t.searchVector, tier)
           .where(isListableOfType),
+        index(`items_${type}_search_stem_tier_idx`)
+          .using('gin', t.searchVectorStem, tier)
+          .where(isListableOfType),
+        index(`items_${type}_tags_tier_idx`).using('gin', t.tags, tier).where(isListableOfType),
       ];
     }),
     index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),

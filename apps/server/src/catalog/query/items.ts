@@ -27,10 +27,15 @@ export type CatalogItemRow = Omit<typeof items.$inferSelect, 'searchVector' | 's
 
 export type ItemType = CatalogItemRow['type'];
 
-/** A page of rows and the exact number of rows the whole list has. */
+/** A page of rows and the number of rows the whole list has. */
 export interface Page<T> {
   rows: T[];
   totalCount: number;
+}
+
+/** Ranked ids, and whether the count is exact (every match read) or an estimate. */
+export interface Ranking extends Page<string> {
+  isExact: boolean;
 }
 
 /**

@@ -2,8 +2,10 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { watchCatalogVersions } from './catalog-versions.ts';
 import type { VersionWatch } from './catalog-versions.ts';
 import { createDeepPageGate } from './deep-pages.ts';
+import { createPopularityScales } from './popularity-slices.ts';
+import type { PopularityScales } from './popularity-slices.ts';
 import type { DeepPageGate } from './deep-pages.ts';
-import type { CatalogDeps, Page } from './items.ts';
+import type { CatalogDeps, Page, Ranking } from './items.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 /** `data` already serialized: an array's JSON holding `count` items. */
@@ -26,15 +28,17 @@ export interface QueryCaches {
   versions: VersionWatch;
   /** Items as sent, about 4 KB each: about 20 MB. */
   itemJson: VersionedCache<string>;
-  /** A query's best `rankedIdsKept` ids (search.ts) and how many match in all. */
-  searchRankings: VersionedCache<Page<string>>;
+  /** A query's first blocks, at least `rankedIdsKept` ids (search.ts), and how many match. */
+  searchRankings: VersionedCache<Ranking>;
   /** An item's first related ids (related.ts). */
-  relatedRankings: VersionedCache<Page<string>>;
+  relatedRankings: VersionedCache<Ranking>;
   /** Enough for every page people scroll to in a few types and ratings. */
   trendingPages: VersionedCache<TrendingPage>;
   /** Pages past the kept rankings: a few at once, each made once however many ask. */
   deepPages: DeepPageGate;
   deepRankings: VersionedCache<Page<string>>;
+  /** Where items stand by popularity and age: how rankings slice the catalog (search.ts). */
+  popularityScales: PopularityScales;
 }
 
 /** A catalog read that may serve kept answers. */
@@ -63,8 +67,8 @@ export function createQueryCaches(
   const caches: QueryCaches = {
     versions: watchCatalogVersions(database),
     itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow }),
-    searchRankings: new VersionedCache<Page<string>>({ maxEntries: 1_000, ...slow }),
-    relatedRankings: new VersionedCache<Page<string>>({ maxEntries: 2_000, ...slow }),
+    searchRankings: new VersionedCache<Ranking>({ maxEntries: 1_000, ...slow }),
+    relatedRankings: new VersionedCache<Ranking>({ maxEntries: 2_000, ...slow }),
     trendingPages: new VersionedCache<TrendingPage>({
       maxEntries: 500,
       popularityMaxAgeMs: options.trendingMaxAgeMs,
@@ -72,11 +76,13 @@ export function createQueryCaches(
     }),
     deepPages: createDeepPageGate({ concurrency: 2, maxWaiting: 64 }),
     deepRankings: new VersionedCache<Page<string>>({ maxEntries: 200, ...slow }),
+    popularityScales: createPopularityScales({ now: options.now }),
   };
   return {
     ...caches,
     close: () => {
       caches.versions.close();
+      caches.popularityScales.clear();
       for (const cache of [
         caches.itemJson,
         caches.searchRankings,

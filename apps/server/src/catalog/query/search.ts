@@ -1,7 +1,9 @@
 import type { Rating, SearchSort } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { listableItemsSql } from './items.ts';
-import type { CatalogDeps, ItemType, Page } from './items.ts';
+import type { CatalogDeps, ItemType, Page, Ranking } from './items.ts';
+import { compareIds, reachFor, readSlices, sliceSql, wordFrequency } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
 
 export interface SearchOptions {
@@ -47,6 +49,20 @@ interface Corrections {
   corrected: string;
 }
 
+/** The query's words (lexemes, in order) and whether the catalog has each. */
+type QueryWord = {
+  word: string;
+  is_known: boolean;
+};
+
+async function readQueryWords(deps: CatalogDeps, normalized: string): Promise<QueryWord[]> {
+  const words = await deps.database.db.execute<QueryWord>(sql`
+    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known
+    FROM unnest(to_tsvector('sticky_simple', ${normalized}))
+    ORDER BY positions[1]`);
+  return words.rows;
+}
+
 /**
  * Typo tolerance: every query word of 4+ letters that no item contains is matched to up to
  * three words of the catalog (search_terms): first those one edit away (a swap, a missing,
@@ -55,14 +71,9 @@ interface Corrections {
  */
 async function correctQuery(
   deps: CatalogDeps,
-  normalized: string,
+  words: readonly QueryWord[],
 ): Promise<Corrections | undefined> {
-  const { db } = deps.database;
-  const words = await db.execute<{ word: string; is_known: boolean }>(sql`
-    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known
-    FROM unnest(to_tsvector('sticky_simple', ${normalized}))
-    ORDER BY positions[1]`);
-  const unknown = words.rows.filter((row) => !row.is_known && [...row.word].length >= 4);
+  const unknown = words.filter((row) => !row.is_known && [...row.word].length >= 4);
   // Most queries are spelt right: nothing more to do.
   if (unknown.length === 0) return undefined;
   const alternatives = new Map(
@@ -72,7 +83,7 @@ async function correctQuery(
   );
   if ([...alternatives.values()].every((terms) => terms.length === 0)) return undefined;
   const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-  const parts = words.rows.map(({ word }) => ({ word, close: alternatives.get(word) ?? [] }));
+  const parts = words.map(({ word }) => ({ word, close: alternatives.get(word) ?? [] }));
   return {
     best: parts.map(({ word, close }) => lexeme(close[0] ?? word)).join(' & '),
     fuzzy: parts
@@ -129,11 +140,7 @@ async function findCloseTerms(deps: CatalogDeps, word: string): Promise<string[]
  * row once, scoring it in the same pass (a UNION of ids joined back to items read the matches
  * twice and, past a few thousand matches, the whole table: 10× slower at 100k items).
  */
-function rankedMatchesSql(
-  query: PreparedQuery,
-  corrections: Corrections | undefined,
-  filter: ReturnType<typeof listableItemsSql>,
-) {
+function rankedMatchesSql(query: PreparedQuery, corrections: Corrections | undefined, filter: SQL) {
   const { normalized, head, partial } = query;
   const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
   const prefix = partial
@@ -155,7 +162,7 @@ function rankedMatchesSql(
     ...(fuzzy ? [sql`i.search_vector @@ ${fuzzy}`] : []),
   ];
   return sql`
-    SELECT i.id, i.trend_score, i.created_at,
+    SELECT i.id, i.trend_score AS trend, i.popularity_tier AS tier, i.created_at,
       ts_rank(i.search_vector, ${exact})
       + ts_rank(i.search_vector, ${prefix}) * 0.6
       + ts_rank(i.search_vector_stem, ${stem}) * 0.4
@@ -170,12 +177,12 @@ function rankedMatchesSql(
 export const rankedIdsKept = 250;
 
 /**
- * Matching ids for one page, best first, with the exact number of matches. A query's first
- * `rankedIdsKept` ids are ranked at once and kept while the catalog is unchanged: ranking reads
- * every match (a broad word matches thousands of items), so the next pages of an infinite
- * scroll, and everyone else searching the same words, are served from memory. Deeper pages
- * are ranked through the app's deep-page gate (deep-pages.ts): a few at once, each page once
- * however many ask for it.
+ * Matching ids for one page, best first, with the number of matches (exact up to what the
+ * ranking read, estimated above: docs/catalog.md, "Search"). A query's first `rankedIdsKept`
+ * ids are ranked at once and kept while the catalog is unchanged, so the next pages of an
+ * infinite scroll, and everyone else searching the same words, are served from memory.
+ * Deeper pages are ranked through the app's deep-page gate (deep-pages.ts): a few at once,
+ * each page once however many ask for it.
  */
 export async function searchItemIds(
   deps: QueryDeps,
@@ -186,44 +193,144 @@ export async function searchItemIds(
   const end = options.offset + options.limit;
   const key = JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
   const versions = await deps.services.versions.read();
+  const page = (ranking: Ranking): Page<string> => ({
+    rows: ranking.rows.slice(options.offset, end),
+    totalCount: ranking.totalCount,
+  });
   if (end > rankedIdsKept) {
-    // A kept ranking that holds every match, or fewer than the offset, answers it too.
+    // A kept ranking that holds every match answers any page of it.
     const kept = deps.services.searchRankings.get(key, versions);
-    if (kept && (kept.totalCount <= rankedIdsKept || options.offset >= kept.totalCount)) {
-      return { rows: kept.rows.slice(options.offset, end), totalCount: kept.totalCount };
-    }
-    return deps.services.deepRankings.getOrMake(
+    if (kept?.isExact && kept.rows.length === kept.totalCount) return page(kept);
+    const deep = await deps.services.deepRankings.getOrMake(
       JSON.stringify(['search', key, options.offset, options.limit]),
       versions,
-      () => deps.services.deepPages.run(() => rankPage(deps, query, options)),
+      () =>
+        deps.services.deepPages.run(async () =>
+          pageOf(await rankSearch(deps, query, options, end, versions.catalog), options),
+        ),
     );
+    return deep;
   }
   const ranking = await deps.services.searchRankings.getOrMake(key, versions, () =>
-    rankPage(deps, query, { ...options, limit: rankedIdsKept, offset: 0 }),
+    rankSearch(deps, query, options, rankedIdsKept, versions.catalog),
   );
-  return { rows: ranking.rows.slice(options.offset, end), totalCount: ranking.totalCount };
+  return page(ranking);
 }
 
-async function rankPage(
-  deps: CatalogDeps,
+const pageOf = (ranking: Ranking, options: { offset: number; limit: number }): Ranking => ({
+  rows: ranking.rows.slice(options.offset, options.offset + options.limit),
+  totalCount: ranking.totalCount,
+  isExact: ranking.isExact,
+});
+
+interface MatchRow {
+  id: string;
+  tier: number;
+  trend: number;
+  score: number;
+}
+
+/**
+ * The ranking down to `wanted` ids, reading a bounded number of matches however many there
+ * are (docs/catalog.md, "Search"). Matches are read in slices of popularity tiers, most
+ * popular first (popularity-slices.ts), until they fill the blocks the page needs, so a broad
+ * word at a million items reads about as many rows as a rare one. Matches are cut, most
+ * popular first, into blocks of `rankCandidates`; each block is ordered by relevance, and
+ * blocks follow each other. When a query matches fewer than `rankCandidates` items (every
+ * query of a small catalog) that is exactly the order by relevance of every match; above it,
+ * the first pages rank the most popular matches. Blocks depend on the catalog only, never on
+ * the page asked for, so paging neither repeats nor skips an item.
+ */
+async function rankSearch(
+  deps: QueryDeps,
   query: PreparedQuery,
   options: SearchOptions,
-): Promise<Page<string>> {
+  wanted: number,
+  catalogVersion: number | undefined,
+): Promise<Ranking> {
+  if (options.sort === 'recent') return rankRecent(deps, query, options, wanted);
+  const blockSize = deps.config.search.rankCandidates;
+  const needed = Math.ceil(wanted / blockSize) * blockSize;
+  const [scale, words] = await Promise.all([
+    deps.services.popularityScales.read(deps, options.types, catalogVersion),
+    readQueryWords(deps, query.normalized),
+  ]);
+  const corrections = await correctQuery(deps, words);
+  // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
+  // sized to hold the blocks needed, so a common word takes one round and a rare one reads its
+  // matches whole at once. Words of one query go together (grinning face), so its share is
+  // taken as its rarest word's: a slice then holds at most what it needs, and only the number
+  // of rounds depends on this guess. A word being typed matches at least what it would whole.
+  const density = Math.min(1, ...words.map(({ word }) => wordFrequency(scale, word)));
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
-  const corrections = await correctQuery(deps, query.normalized);
-  const matches = rankedMatchesSql(query, corrections, filter);
-  const order =
-    options.sort === 'recent' ? sql`created_at DESC, id` : sql`score DESC, trend_score DESC, id`;
-  const result = await deps.database.db.execute<{ id: string; total: string }>(sql`
-    SELECT id, count(*) OVER () AS total FROM (${matches}) matches
-    ORDER BY ${order}
-    LIMIT ${options.limit} OFFSET ${options.offset}`);
-  const ids = result.rows.map((row) => row.id);
-  if (ids.length > 0) return { rows: ids, totalCount: Number(result.rows[0]!.total) };
-  if (options.offset === 0) return { rows: [], totalCount: 0 };
-  // Past the last page: the window count has no row to ride on, so count on its own.
-  const counted = await deps.database.db.execute<{ total: string }>(
-    sql`SELECT count(*) AS total FROM (${matches}) matches`,
+  const read = await readSlices(scale, {
+    firstSlice: Math.max(blockSize, reachFor(0, 1, needed) / Math.max(density, 1e-9)),
+    readSlice: async (slice): Promise<MatchRow[]> => {
+      const matches = rankedMatchesSql(
+        query,
+        corrections,
+        sql`${filter}${sliceSql(slice, options.types)}`,
+      );
+      const result = await deps.database.db.execute<Record<keyof MatchRow, string>>(matches);
+      return result.rows.map((row) => ({
+        id: row.id,
+        tier: Number(row.tier),
+        trend: Number(row.trend),
+        score: Number(row.score),
+      }));
+    },
+    isEnough: (rows) => rows.length >= needed,
+    nextReach: (rows, population) => reachFor(rows.length, population, needed),
+  });
+  const byPopularity = read.rows.sort(
+    (a, b) => b.tier - a.tier || b.trend - a.trend || compareIds(a.id, b.id),
   );
-  return { rows: [], totalCount: Number(counted.rows[0]?.total ?? 0) };
+  // Past `needed`, the last slice's rows belong to blocks not read whole: left to deeper pages.
+  const complete = read.isExhausted ? byPopularity : byPopularity.slice(0, needed);
+  const ordered = complete
+    .map((row, index) => ({ row, block: Math.floor(index / blockSize) }))
+    .sort(
+      (a, b) =>
+        a.block - b.block ||
+        b.row.score - a.row.score ||
+        b.row.trend - a.row.trend ||
+        compareIds(a.row.id, b.row.id),
+    );
+  return {
+    rows: ordered.map(({ row }) => row.id),
+    totalCount: read.isExhausted
+      ? read.rows.length
+      : Math.max(
+          needed + 1,
+          Math.round((read.rows.length / Math.max(1, read.population)) * scale.total),
+        ),
+    isExact: read.isExhausted,
+  };
+}
+
+/**
+ * Newest first (`sort=recent`): the first `wanted` matches by creation, which PostgreSQL reads
+ * either along the creation index (a common word) or from the word's index (a rare one).
+ * Neither is bounded for a word in between, which is why relevance, what people search with,
+ * goes through popularity slices instead (docs/catalog.md, "Search"). The count is exact when
+ * every match fits, else the planner's estimate.
+ */
+async function rankRecent(
+  deps: QueryDeps,
+  query: PreparedQuery,
+  options: SearchOptions,
+  wanted: number,
+): Promise<Ranking> {
+  const corrections = await correctQuery(deps, await readQueryWords(deps, query.normalized));
+  const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
+  const matches = rankedMatchesSql(query, corrections, filter);
+  const result = await deps.database.db.execute<{ id: string }>(sql`
+    SELECT id FROM (${matches}) matches ORDER BY created_at DESC, id LIMIT ${wanted + 1}`);
+  const ids = result.rows.map((row) => row.id);
+  if (ids.length <= wanted) return { rows: ids, totalCount: ids.length, isExact: true };
+  const plan = await deps.database.db.execute<{
+    'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }>;
+  }>(sql`EXPLAIN (FORMAT JSON) ${matches}`);
+  const estimate = Number(plan.rows[0]?.['QUERY PLAN'][0]?.Plan['Plan Rows'] ?? 0);
+  return { rows: ids.slice(0, wanted), totalCount: Math.max(wanted + 1, estimate), isExact: false };
 }

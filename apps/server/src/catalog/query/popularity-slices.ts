@@ -1,0 +1,276 @@
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { CatalogDeps, ItemType } from './items.ts';
+
+/**
+ * How a ranking reads a bounded part of the catalog however large it is (docs/catalog.md,
+ * "Search"): items carry a coarse popularity tier (items.popularity_tier, migration 0012),
+ * indexed beside their search vectors and tags, and a ranking reads the catalog in slices of
+ * tiers, most popular first, each slice larger than the last, until it has what it needs.
+ * The index intersects a word's items with a slice's tiers, so a slice costs the matches in
+ * it, not the items in it.
+ */
+
+/**
+ * Where the listable items of some types stand by tier, from a sample: enough to cut them
+ * into slices of about a chosen size without counting them. Only how much work a ranking
+ * does depends on it, never what it answers: a stale or rough scale makes a slice larger or
+ * smaller, and the rounds that read slices stop on what they actually found.
+ */
+export interface PopularityScale {
+  /** Sampled tiers, highest first. */
+  tiers: number[];
+  /** The listable items the sample stands for. */
+  total: number;
+  /** The share of items that have a word or tag, for the common ones (column statistics). */
+  frequencies: Frequencies;
+}
+
+interface Frequencies {
+  words: Map<string, number>;
+  tags: Map<string, number>;
+  /** What a word or tag not among the common ones is taken to have; 1 without statistics. */
+  rare: number;
+}
+
+/** The share of items whose words include `word` (an exact lexeme), about. */
+export const wordFrequency = (scale: PopularityScale, word: string) =>
+  scale.frequencies.words.get(word) ?? scale.frequencies.rare;
+
+/** The share of items with `tag`, about. */
+export const tagFrequency = (scale: PopularityScale, tag: string) =>
+  scale.frequencies.tags.get(tag) ?? scale.frequencies.rare;
+
+/**
+ * The most common words and tags of items and their shares, from the statistics ANALYZE keeps
+ * (pg_stats' most common elements): free to read, and what the planner itself goes by.
+ */
+async function readFrequencies(deps: CatalogDeps): Promise<Frequencies> {
+  const result = await deps.database.db.execute<{
+    column: string;
+    elements: string[] | null;
+    shares: number[] | null;
+  }>(sql`
+    SELECT attname AS column, most_common_elems::text::text[] AS elements,
+      most_common_elem_freqs AS shares
+    FROM pg_stats
+    WHERE schemaname = current_schema() AND tablename = 'items'
+      AND attname IN ('search_vector', 'tags')`);
+  const frequencies: Frequencies = { words: new Map(), tags: new Map(), rare: 1 };
+  for (const row of result.rows) {
+    if (!row.elements || !row.shares) continue;
+    const target = row.column === 'tags' ? frequencies.tags : frequencies.words;
+    row.elements.forEach((element, index) => target.set(element, Number(row.shares![index])));
+    // After one share per element come the lowest share, the highest and the null share.
+    const lowest = Number(row.shares[row.elements.length]);
+    if (Number.isFinite(lowest)) frequencies.rare = Math.min(frequencies.rare, lowest / 2);
+  }
+  return frequencies;
+}
+
+/** A slice of tiers: [lower, upper), either end open. */
+export interface Slice {
+  lower: number | undefined;
+  upper: number | undefined;
+}
+
+/** About this many rows are sampled: quantiles within a fraction of a percent. */
+const sampleRows = 20_000;
+
+/** A scale is remade in the background once this old; until then it is used as is. */
+const scaleMaxAgeMs = 10 * 60_000;
+
+/** Sooner when the catalog changed since (an import can grow it tenfold in minutes). */
+const changedCatalogMaxAgeMs = 30_000;
+
+/**
+ * The lowest tier among the `rank` most popular items, or undefined when the slice down to it
+ * is better read as the whole rest of the catalog.
+ */
+export function tierAtRank(scale: PopularityScale, rank: number): number | undefined {
+  // A slice reaching down past a quarter of the catalog names so many tiers that reading their
+  // index entries costs more than reading the word's few matches whole: it is the last one.
+  if (scale.tiers.length === 0 || rank >= scale.total / 4) return undefined;
+  const index = Math.min(
+    scale.tiers.length - 1,
+    Math.floor((rank / scale.total) * scale.tiers.length),
+  );
+  return scale.tiers[index];
+}
+
+/** About how many listable items are in `tier` or above (all of them for undefined). */
+export function populationFrom(scale: PopularityScale, tier: number | undefined): number {
+  if (tier === undefined || scale.tiers.length === 0) return scale.total;
+  // tiers are descending: count those >= tier by binary search.
+  let low = 0;
+  let high = scale.tiers.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (scale.tiers[middle]! >= tier) low = middle + 1;
+    else high = middle;
+  }
+  return Math.max(1, Math.round((low / scale.tiers.length) * scale.total));
+}
+
+const typeListSql = (types: readonly ItemType[]) =>
+  sql.join(
+    types.map((type) => sql`${type}`),
+    sql`, `,
+  );
+
+async function sampleScale(
+  deps: CatalogDeps,
+  types: readonly ItemType[] | undefined,
+): Promise<PopularityScale> {
+  const { db } = deps.database;
+  // The planner's row estimate of items: free, and close enough to size the sample.
+  const estimate = await db.execute<{ rows: string }>(
+    sql`SELECT greatest(reltuples, 0)::bigint AS rows FROM pg_class WHERE oid = 'items'::regclass`,
+  );
+  const estimatedRows = Number(estimate.rows[0]?.rows ?? 0);
+  const percent = estimatedRows > sampleRows ? (100 * sampleRows) / estimatedRows : 100;
+  // SYSTEM sampling reads whole pages, a few hundred of them at a million items; a full read
+  // when the catalog is small, so small catalogs get an exact scale.
+  const sampling = percent < 100 ? sql`TABLESAMPLE SYSTEM (${sql.raw(percent.toFixed(4))})` : sql``;
+  const result = await db.execute<{ tier: number }>(sql`
+    SELECT popularity_tier AS tier FROM items ${sampling}
+    WHERE is_indexable AND NOT is_dynamic${types ? sql` AND type IN (${typeListSql(types)})` : sql``}
+    ORDER BY 1 DESC`);
+  const tiers = result.rows.map((row) => Number(row.tier));
+  return {
+    tiers,
+    total: Math.round((tiers.length * 100) / percent),
+    frequencies: await readFrequencies(deps),
+  };
+}
+
+export interface PopularityScales {
+  read: (
+    deps: CatalogDeps,
+    types: readonly ItemType[] | undefined,
+    catalogVersion: number | undefined,
+  ) => Promise<PopularityScale>;
+  clear: () => void;
+}
+
+/**
+ * The scales one app keeps (docs/architecture.md, "Services per app"): made on first use,
+ * remade in the background when old, shared by every ranking of the same types.
+ */
+export function createPopularityScales(options: { now?: () => number } = {}): PopularityScales {
+  const now = options.now ?? Date.now;
+  const kept = new Map<
+    string,
+    { scale: PopularityScale; madeAt: number; catalogVersion: number | undefined }
+  >();
+  const making = new Map<string, Promise<PopularityScale>>();
+
+  const make = (
+    key: string,
+    deps: CatalogDeps,
+    types: readonly ItemType[] | undefined,
+    catalogVersion: number | undefined,
+  ) => {
+    const inFlight = making.get(key);
+    if (inFlight) return inFlight;
+    const made = sampleScale(deps, types)
+      .then((scale) => {
+        kept.set(key, { scale, madeAt: now(), catalogVersion });
+        return scale;
+      })
+      .finally(() => making.delete(key));
+    making.set(key, made);
+    return made;
+  };
+
+  return {
+    read: async (deps, types, catalogVersion) => {
+      const key = JSON.stringify(types ?? null);
+      const entry = kept.get(key);
+      if (!entry) return make(key, deps, types, catalogVersion);
+      const age = now() - entry.madeAt;
+      const isOld =
+        age > scaleMaxAgeMs ||
+        (age > changedCatalogMaxAgeMs && entry.catalogVersion !== catalogVersion);
+      if (isOld) {
+        // Served as it is meanwhile: a scale only sizes the slices.
+        make(key, deps, types, catalogVersion).catch(() => {});
+      }
+      return entry.scale;
+    },
+    clear: () => kept.clear(),
+  };
+}
+
+/**
+ * The condition that keeps an item (alias `i`) in a slice. A bounded slice names its tiers
+ * (`ARRAY[popularity_tier] && …`), which the tier indexes answer together with the words or
+ * tags: the top one up to the highest tier there is now (read from the trend index), so no
+ * item above the scale's sample is missed. The last slice, open below, only excludes the
+ * tiers read before: its words alone are rare enough to read whole.
+ */
+export function sliceSql(slice: Slice, types: readonly ItemType[] | undefined): SQL {
+  const { lower, upper } = slice;
+  if (lower === undefined) {
+    return upper === undefined ? sql`` : sql` AND i.popularity_tier < ${upper}`;
+  }
+  const highest =
+    upper === undefined
+      ? sql`(SELECT coalesce(floor(max(trend_score) * 2)::int * 4 + 3, -1) FROM items${
+          types ? sql` WHERE type IN (${typeListSql(types)})` : sql``
+        })`
+      : sql`${upper - 1}::int`;
+  return sql` AND ARRAY[i.popularity_tier] && ARRAY(SELECT generate_series(${lower}::int, ${highest})::smallint)`;
+}
+
+/** One fixed order of ids: the tie-break every ranking ends with. */
+export const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Reads slices, most popular first, until `isEnough` says so or the catalog is done. The first
+ * slice holds about `firstSlice` items; `nextReach` proposes how many items the slices should
+ * reach down to next, from what was seen so far (its density), kept between twice and sixteen
+ * times the reach so far, or infinite for the rest at once: a rare word takes a round or two,
+ * and a common one reads little more than it needs.
+ */
+export async function readSlices<Row>(
+  scale: PopularityScale,
+  options: {
+    firstSlice: number;
+    readSlice: (slice: Slice) => Promise<Row[]>;
+    isEnough: (rows: readonly Row[]) => boolean;
+    nextReach: (rows: readonly Row[], population: number) => number;
+  },
+): Promise<{ rows: Row[]; isExhausted: boolean; population: number }> {
+  const rows: Row[] = [];
+  let upper: number | undefined;
+  let reach = Math.max(1, options.firstSlice);
+  for (;;) {
+    const lower = lowerBound(scale, reach, upper);
+    rows.push(...(await options.readSlice({ lower, upper })));
+    if (lower === undefined) return { rows, isExhausted: true, population: scale.total };
+    const population = populationFrom(scale, lower);
+    if (options.isEnough(rows)) return { rows, isExhausted: false, population };
+    const next = options.nextReach(rows, population);
+    // Infinity: what is left is rare enough to be read whole, at once.
+    reach = Number.isFinite(next)
+      ? Math.min(16 * population, Math.max(2 * population, next))
+      : Number.POSITIVE_INFINITY;
+    upper = lower;
+  }
+}
+
+/** The reach at which `count` matches found among `population` items would become `needed`. */
+export const reachFor = (count: number, population: number, needed: number) =>
+  (1.25 * needed * population) / (count + 1);
+
+/** The slice's lower end for a reach, always below `upper` (a tier is never split). */
+function lowerBound(
+  scale: PopularityScale,
+  reach: number,
+  upper: number | undefined,
+): number | undefined {
+  const tier = tierAtRank(scale, reach);
+  if (tier === undefined || upper === undefined || tier < upper) return tier;
+  return scale.tiers.find((candidate) => candidate < upper);
+}
