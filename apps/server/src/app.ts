@@ -6,7 +6,6 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
-import { catalogReadsPlugin } from './plugins/catalog-reads.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
 import { hostCheckPlugin } from './plugins/host-check.ts';
@@ -88,8 +87,6 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   // Errors outside the APIs (health, the web app): /api's envelope.
   answerErrorsAsApi(app, { isNotFoundToo: false });
 
-  // Before any route: it wraps the catalog's as they are added (DATABASE_READ_URL).
-  await app.register(catalogReadsPlugin);
   await app.register(routeInventoryPlugin);
   await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);

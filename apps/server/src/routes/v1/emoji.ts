@@ -10,6 +10,7 @@ import { listEmojiItemIds, listEmojiVariationIds } from '../../catalog/query/emo
 import { serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsAsGiphy, giphyErrorResponses } from '../../plugins/error-handler.ts';
+import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -91,5 +92,6 @@ export const giphyEmojiV2Plugin: FastifyPluginAsyncZod = async (app) => {
   await app.register(sessionUserPlugin);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
+  await app.register(catalogReadsPlugin);
   await app.register(emojiV2Routes);
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { answerErrorsAsGiphy } from '../../plugins/error-handler.ts';
+import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -24,6 +25,7 @@ export const v1Plugin: FastifyPluginAsync = async (app) => {
   await app.register(sessionUserPlugin);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
+  await app.register(catalogReadsPlugin);
   await app.register(contentRoutes);
   await app.register(categoryRoutes);
   await app.register(textAnimateRoutes);

@@ -26,6 +26,7 @@ import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsWith } from '../../plugins/error-handler.ts';
+import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -364,5 +365,6 @@ export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
   acceptTenorKey(app);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
+  await app.register(catalogReadsPlugin);
   await app.register(tenorRoutes);
 };
