@@ -175,21 +175,38 @@ function byteCount(value: ByteSize): number | undefined {
 }
 
 /**
- * Which video a rendition plays as, or null when it shows as its image (docs/web.md,
- * "Media"): a video the browser plays without losing the item's transparency (MP4 for GIFs,
- * WebM with alpha for stickers and text), unless the rendition's WebP (or its GIF, without
- * one) is no more bytes than the video and its poster, which are both fetched. Video is
- * usually the lighter; flat, few-colour art (terminal recordings) is lighter as WebP. Sizes
- * unknown: the video. `videoFallbacks` stand in for a rendition without a video of its own
- * (the item page: the original's). The web shows tiles by it and the server preloads what
+ * A still as a video's poster: the lighter of its WebP (Sticky's stills carry one beside
+ * GIPHY's GIF, usually a fraction of its bytes) and its image.
+ */
+export function pickPoster(
+  still: { url?: string; size?: ByteSize; webp?: string; webp_size?: ByteSize } | undefined,
+): { url: string; size: ByteSize } | undefined {
+  const image = still?.url ? { url: still.url, size: still.size } : undefined;
+  if (!still?.webp) return image;
+  const webp = { url: still.webp, size: still.webp_size };
+  const [webpBytes, imageBytes] = [byteCount(webp.size), byteCount(image?.size)];
+  if (image && webpBytes !== undefined && imageBytes !== undefined && imageBytes < webpBytes) {
+    return image;
+  }
+  return webp;
+}
+
+/**
+ * Which video a rendition plays as, and its poster, or null when it shows as its image
+ * (docs/web.md, "Media"): a video the browser plays without losing the item's transparency
+ * (MP4 for GIFs, WebM with alpha for stickers and text), unless the rendition's WebP (or its
+ * GIF, without one) is no more bytes than the video and its poster, which are both fetched.
+ * Video is usually the lighter; flat, few-colour art (terminal recordings) is lighter as WebP.
+ * Sizes unknown: the video. `videoFallbacks` stand in for a rendition without a video of its
+ * own (the item page: the original's). The web shows tiles by it and the server preloads what
  * the first tiles show by it, so both must agree.
  */
 export function pickVideoSource(
   rendition: RenditionMedia | undefined,
-  still: { url?: string; size?: ByteSize } | undefined,
+  still: RenditionMedia | undefined,
   support: VideoSupport,
   videoFallbacks: ReadonlyArray<RenditionMedia | undefined> = [],
-): { src: string; type: 'video/mp4' | 'video/webm' } | null {
+): { src: string; type: 'video/mp4' | 'video/webm'; poster: string | undefined } | null {
   const field = support.isTransparent ? 'webm' : 'mp4';
   const canPlay = support.isTransparent ? support.canPlayAlphaWebm : support.canPlayMp4;
   const source = canPlay
@@ -198,10 +215,11 @@ export function pickVideoSource(
   const src = source?.[field];
   if (!source || !src) return null;
   const type = support.isTransparent ? 'video/webm' : 'video/mp4';
+  const poster = pickPoster(still);
   const hasImage = Boolean(rendition?.url || rendition?.webp);
   const imageBytes = byteCount(rendition?.webp ? rendition.webp_size : rendition?.size);
   const videoBytes = byteCount(source[support.isTransparent ? 'webm_size' : 'mp4_size']);
-  const posterBytes = still?.url ? byteCount(still.size) : 0;
+  const posterBytes = poster ? byteCount(poster.size) : 0;
   if (
     hasImage &&
     imageBytes !== undefined &&
@@ -210,5 +228,5 @@ export function pickVideoSource(
   ) {
     if (imageBytes <= videoBytes + posterBytes) return null;
   }
-  return { src, type };
+  return { src, type, poster: poster?.url };
 }

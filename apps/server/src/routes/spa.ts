@@ -61,7 +61,8 @@ function listFirstPaints(itemsJson: string): Array<{ href: string; type?: string
     const still = item.images?.fixed_width_still ?? item.images?.original_still;
     const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
     const support = { isTransparent, canPlayMp4: true, canPlayAlphaWebm: true };
-    if (pickVideoSource(rendition, still, support)) return still?.url ? [{ href: still.url }] : [];
+    const video = pickVideoSource(rendition, still, support);
+    if (video) return video.poster ? [{ href: video.poster }] : [];
     if (rendition?.webp) return [{ href: rendition.webp, type: 'image/webp' }];
     return rendition?.url ? [{ href: rendition.url }] : [];
   });

@@ -153,6 +153,15 @@ function toSlot(
     rendition.frames = String(byName.get('original')?.get('gif')?.frames ?? item.frames);
     rendition.hash = item.sha256;
   }
+  if (fields === 'image' && slot.endsWith('_still')) {
+    // Ours beside GIPHY's fields: the still as WebP, when one was made (a poster a tenth the
+    // bytes of the GIF; docs/api.md, "Renditions").
+    const webp = pick(byName, [names[0]!], ['webp']);
+    if (webp) {
+      rendition.webp = mediaUrl(config, webp.path);
+      rendition.webp_size = String(webp.bytes);
+    }
+  }
   if (fields === 'all' || fields === 'image+webp') {
     // A WebP of the same size when there is one yet, else the image itself (browsers read it).
     const webp = pick(byName, [names[0]!], ['webp']) ?? shown;

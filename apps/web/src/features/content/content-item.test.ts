@@ -160,10 +160,49 @@ describe('the media a tile or an item page plays', () => {
     expect(pickTileSources(sized('', '', ''), everything).animated?.kind).toBe('video');
   });
 
+  it('posters a video with its still’s WebP when the still has one, and counts its bytes', () => {
+    const withStill = (still: Record<string, string>): ContentItem => ({
+      ...gif,
+      images: {
+        ...gif.images,
+        fixed_width: {
+          ...gif.images.fixed_width,
+          webp_size: '9000',
+          mp4_size: '8000',
+        } as ContentRendition,
+        fixed_width_still: { ...gif.images.fixed_width_still, ...still } as ContentRendition,
+      },
+    });
+    // A 2 KB GIF still makes 8 + 2 KB of video heavier than 9 KB of WebP; its 300 B WebP does not.
+    expect(pickTileSources(withStill({ size: '2000' }), everything).animated?.kind).toBe('image');
+    const lighter = withStill({
+      size: '2000',
+      webp: 'https://sticky.test/200w_s.webp',
+      webp_size: '300',
+    });
+    expect(pickTileSources(lighter, everything).animated).toMatchObject({
+      kind: 'video',
+      poster: 'https://sticky.test/200w_s.webp',
+    });
+    // A WebP heavier than the GIF (tiny flat art) is not the poster.
+    const heavierWebp = withStill({
+      size: '200',
+      webp: 'https://sticky.test/s.webp',
+      webp_size: '300',
+    });
+    expect(pickTileSources(heavierWebp, everything).animated).toMatchObject({
+      poster: gif.images.fixed_width_still.url,
+    });
+    // The reduced-motion still is shown as WebP too.
+    expect(pickTileSources(lighter, everything).still).toMatchObject({
+      webp: 'https://sticky.test/200w_s.webp',
+    });
+  });
+
   it('takes the original’s video for a detail rendition without one', () => {
     const downsized = gif.images.downsized as ContentRendition;
     expect(downsized).not.toHaveProperty('mp4');
-    const still = gif.images.original_still;
+    const still = gif.images.original_still as ContentRendition;
     const source = pickAnimatedSource(gif, downsized, still, everything, [
       gif.images.original,
       gif.images.original_mp4,

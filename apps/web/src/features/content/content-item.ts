@@ -154,14 +154,14 @@ export type ItemMediaSource =
 export function pickAnimatedSource(
   item: ContentItem,
   rendition: ContentRendition | undefined,
-  still: { url?: string; size?: string } | undefined,
+  still: ContentRendition | undefined,
   support: MediaSupport,
   videoFallbacks: ReadonlyArray<RenditionMedia | undefined> = [],
 ): ItemMediaSource | null {
   const image = getRenditionSources(rendition);
   const video = pickVideoSource(
     rendition as RenditionMedia | undefined,
-    still,
+    still as RenditionMedia | undefined,
     { ...support, isTransparent: isTransparentItem(item) },
     videoFallbacks,
   );
@@ -169,7 +169,6 @@ export function pickAnimatedSource(
   return {
     kind: 'video',
     ...video,
-    poster: still?.url || undefined,
     fallback: image,
     width: Number(rendition?.width) || 0,
     height: Number(rendition?.height) || 0,
