@@ -38,16 +38,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** How many statements `run` sends through the pool (Drizzle sends every query through it). */
-export async function countStatements(
+/** A statement sent through the pool, with its parameters. */
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** The statements `run` sends through the pool (Drizzle sends every query through it). */
+export async function recordStatements(
   database: DatabaseHandle,
   run: () => Promise<unknown>,
-): Promise<number> {
+): Promise<SentStatement[]> {
   const pool = database.pool;
   const query = pool.query.bind(pool);
-  let statements = 0;
+  const sent: SentStatement[] = [];
   pool.query = ((...args: Parameters<typeof query>) => {
-    statements += 1;
+    const config = args[0] as string | { text: string; values?: unknown[] };
+    const text = typeof config === 'string' ? config : config.text;
+    const values =
+      (typeof config === 'object' ? config.values : undefined) ??
+      (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+    sent.push({ text, values });
     return query(...args);
   }) as typeof pool.query;
   try {
@@ -55,7 +66,15 @@ export async function countStatements(
   } finally {
     pool.query = query;
   }
-  return statements;
+  return sent;
+}
+
+/** How many statements `run` sends through the pool. */
+export async function countStatements(
+  database: DatabaseHandle,
+  run: () => Promise<unknown>,
+): Promise<number> {
+  return (await recordStatements(database, run)).length;
 }
 
 interface PlanNode {
@@ -76,23 +95,10 @@ export async function countItemRowsRead(
   database: DatabaseHandle,
   run: () => Promise<unknown>,
 ): Promise<number> {
+  const sent = (await recordStatements(database, run)).filter(
+    ({ text }) => /^\s*(SELECT|WITH)\b/i.test(text) && /\bitems\b/.test(text),
+  );
   const pool = database.pool;
-  const query = pool.query.bind(pool);
-  const sent: Array<{ text: string; values: unknown[] }> = [];
-  pool.query = ((...args: Parameters<typeof query>) => {
-    const config = args[0] as string | { text: string; values?: unknown[] };
-    const text = typeof config === 'string' ? config : config.text;
-    const values =
-      (typeof config === 'object' ? config.values : undefined) ??
-      (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
-    if (/^\s*(SELECT|WITH)\b/i.test(text) && /\bitems\b/.test(text)) sent.push({ text, values });
-    return query(...args);
-  }) as typeof pool.query;
-  try {
-    await run();
-  } finally {
-    pool.query = query;
-  }
   let total = 0;
   const visit = (node: PlanNode) => {
     if (node['Relation Name'] === 'items') {
