@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runImportBench, textPhrases } from './import/index.ts';
+import { importWithBaseline, prepareBaseline } from './lib/baseline.ts';
+import type { Baseline, BaselineImport } from './lib/baseline.ts';
 import { log } from './lib/log.ts';
 import { currentLoadAverage, describeMachine } from './lib/machine.ts';
 import type { MachineInfo } from './lib/machine.ts';
@@ -32,7 +34,18 @@ export interface SectionFile<T = unknown> {
   error?: string;
 }
 
-const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse]`;
+const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse] [--baseline <git ref>]
+
+  --quick          a small version: 10k items, 4 files, no Lighthouse (under 3 minutes)
+  --only           the sections to run, comma-separated (default: all)
+  --sizes          catalog sizes for the search section (default 10000,100000,1000000)
+  --no-build       reuse apps/web/dist when it has a manifest
+  --no-lighthouse  skip Lighthouse (--lighthouse runs it even with --quick)
+  --baseline REF   also measure another commit in the same run, for before/after figures
+                   (search and web sections): a work tree of REF in the temporary folder with
+                   its own npm ci and web build (about 3 minutes the first time, then reused),
+                   its server on a database of its own. E.g. --baseline 9dd097c, the commit
+                   issues 15 and 17 measured "today" at.`;
 
 function readGit(args: string[]): string {
   try {
@@ -53,6 +66,7 @@ async function main(): Promise<number> {
         'no-build': { type: 'boolean', default: false },
         'no-lighthouse': { type: 'boolean', default: false },
         lighthouse: { type: 'boolean', default: false },
+        baseline: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -80,6 +94,16 @@ async function main(): Promise<number> {
     console.error(`--sizes takes item counts of 100 or more.\n${usage}`);
     return 64;
   }
+  const baselineRef = values.baseline?.trim();
+  if (values.baseline !== undefined) {
+    if (
+      !baselineRef ||
+      readGit(['rev-parse', '--verify', '--quiet', `${baselineRef}^{commit}`]) === 'unknown'
+    ) {
+      console.error(`--baseline ${values.baseline}: not a commit of this repository.\n${usage}`);
+      return 64;
+    }
+  }
   if (!fs.existsSync(path.join(sharedDir, 'data'))) {
     console.error(
       `${sharedDir}/data is missing: the benchmarks read ../shared/data beside the repository.`,
@@ -106,6 +130,24 @@ async function main(): Promise<number> {
   const written: string[] = [];
   let hasFailed = false;
   let webDataDir: string | undefined;
+  let baselineCatalog: BaselineImport | undefined;
+  // Another commit, for before and after in the same run (the search and web sections).
+  let baseline: Baseline | undefined;
+  const needsBaseline = baselineRef && (only.includes('search') || only.includes('web'));
+  if (needsBaseline) {
+    log(`── baseline ${baselineRef}: preparing its work tree`);
+    try {
+      baseline = prepareBaseline(baselineRef, { hasWeb: only.includes('web') });
+    } catch (error) {
+      console.error(
+        `Could not prepare the baseline ${baselineRef}: ${(error as Error).message.slice(-3000)}`,
+      );
+      return 1;
+    }
+    log(`── baseline ${baseline.commit} ready in ${baseline.root}`);
+  } else if (baselineRef) {
+    log(`--baseline ${baselineRef}: only the search and web sections measure a baseline`);
+  }
 
   const runSection = async <T>(section: SectionName, run: () => Promise<T>) => {
     if (!only.includes(section)) return;
@@ -187,11 +229,19 @@ async function main(): Promise<number> {
     await runSection('web', async () => {
       if (!webDataDir) throw new Error('the import made no catalog to show');
       const hasManifest = fs.existsSync(path.join(webDistDir, '.vite', 'manifest.json'));
+      if (baseline) {
+        // The same files through the baseline's own import (its CLI), on its own schema.
+        baselineCatalog = await importWithBaseline(baseline, isQuick ? quickFiles : [gifsDir], {
+          workers: 2,
+          timeoutMs: isQuick ? 300_000 : 1_500_000,
+        });
+      }
       return runWebBench({
         dataDir: webDataDir,
         build: !values['no-build'] || !hasManifest,
         lighthouse: values.lighthouse || (!values['no-lighthouse'] && !isQuick),
         firstPageItems: 25,
+        baseline: baseline && baselineCatalog ? { baseline, catalog: baselineCatalog } : undefined,
       });
     });
 
@@ -199,6 +249,7 @@ async function main(): Promise<number> {
       runSearchBench(
         isQuick
           ? {
+              baseline,
               sizes,
               durationSeconds: 2,
               warmupSeconds: 1,
@@ -207,6 +258,7 @@ async function main(): Promise<number> {
               rawBudgetSeconds: 5,
             }
           : {
+              baseline,
               sizes,
               durationSeconds: 8,
               warmupSeconds: 2,
@@ -218,6 +270,7 @@ async function main(): Promise<number> {
     );
   } finally {
     if (webDataDir) fs.rmSync(webDataDir, { recursive: true, force: true });
+    if (baselineCatalog) fs.rmSync(baselineCatalog.dataDir, { recursive: true, force: true });
   }
 
   const readme = await writeReadme();

@@ -12,6 +12,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** A discarded run first, so JIT, plan caches and the page cache are warm. */
   warmupSeconds?: number;
+  /** Also receives every timed response's latency (ms), to summarise several runs as one. */
+  samples?: number[];
 }
 
 export interface LoadResult {
@@ -91,6 +93,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSeconds) await runOnce(options, options.warmupSeconds);
   const samples: number[] = [];
   const result = await runOnce(options, options.durationSeconds, samples);
+  options.samples?.push(...samples);
   const seconds = result.duration;
   const ok = result['2xx'];
   return {
@@ -102,6 +105,25 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     latencyMs: roundSummary(summarizeLatencies(samples)),
     failures: result.errors + result.timeouts + result.non2xx,
   };
+}
+
+/**
+ * Runs of the same mix taken in turns with other runs (a baseline's), as one result: requests
+ * over the seconds they took, percentiles over every response.
+ */
+export function combineLoads(runs: ReadonlyArray<LoadResult>, samples: readonly number[]) {
+  const seconds = runs.reduce((total, run) => total + run.seconds, 0);
+  const requests = runs.reduce((total, run) => total + run.requests, 0);
+  const bytes = runs.reduce((total, run) => total + run.bytesPerSecond * run.seconds, 0);
+  return {
+    connections: runs[0]?.connections ?? 0,
+    seconds: round(seconds, 1),
+    requests,
+    requestsPerSecond: round(requests / seconds, 1),
+    bytesPerSecond: round(bytes / seconds, 0),
+    latencyMs: roundSummary(summarizeLatencies(samples)),
+    failures: runs.reduce((total, run) => total + run.failures, 0),
+  } satisfies LoadResult;
 }
 
 export function roundSummary(summary: LatencySummary): LatencySummary {

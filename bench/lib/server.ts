@@ -38,11 +38,13 @@ export function embeddedDatabaseUrl(dataDir: string): string {
 /**
  * The real server (`npm run serve`'s command, as the browser tests start it) on a free
  * loopback port, with its embedded PostgreSQL in `dataDir`, no starter catalog, and the bench's
- * api_key. The bench also gets a pool on the same database.
+ * api_key. The bench also gets a pool on the same database. `root` runs another checkout's
+ * server (a baseline's work tree, bench/lib/baseline.ts) on a database of its own.
  */
 export async function startBenchServer(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { root?: string } = {},
 ): Promise<BenchServer> {
   const server = await startStickyServer(
     {
@@ -50,10 +52,12 @@ export async function startBenchServer(
       STICKY_API_KEYS: benchApiKey,
       // The bench is one key asking thousands of times a second: not what the limit is for.
       API_RATE_LIMIT_PER_MINUTE: '100000000',
+      // All of it from one address (loopback): the per-address share must not refuse it either.
+      API_RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '100000000',
       SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef',
       ...env,
     },
-    { dataDir, timeoutMs: 240_000 },
+    { dataDir, timeoutMs: 240_000, root: options.root },
   );
   // Should the bench die without stopping it, the server (and its PostgreSQL) must not outlive it.
   const killOnExit = () => {

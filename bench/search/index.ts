@@ -3,11 +3,13 @@ import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
+import type { Baseline } from '../lib/baseline.ts';
 import type { LoadResult } from '../lib/load.ts';
-import { roundSummary, runLoad } from '../lib/load.ts';
+import { combineLoads, roundSummary, runLoad } from '../lib/load.ts';
 import { log } from '../lib/log.ts';
 import { metadataDir } from '../lib/paths.ts';
 import { benchApiKey, createDataDir, startBenchServer } from '../lib/server.ts';
+import type { BenchServer } from '../lib/server.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { ratioOf, round, summarizeLatencies } from '../lib/stats.ts';
 import { explainStatement, measureCold, measureRawSql } from './raw-sql.ts';
@@ -27,6 +29,11 @@ export interface SearchBenchOptions {
   /** Time allowed per endpoint for the raw SQL figure (large catalogs answer slowly). */
   rawBudgetSeconds: number;
   keepDataDir?: boolean;
+  /**
+   * Another commit's server (bench/lib/baseline.ts), on a database of its own holding the same
+   * synthetic catalog, measured in turn with ours: before and after in the same run.
+   */
+  baseline?: Baseline;
 }
 
 export interface EndpointResult {
@@ -43,9 +50,9 @@ export interface EndpointResult {
   httpOverSqlP50: number;
   httpOverSqlP99: number;
   /**
-   * Search only: each query once with nothing kept from before (the server keeps a query's
-   * ranking while the catalog is unchanged, so the c=1 and c=32 mixes, repeating 120
-   * queries, mostly measure kept rankings).
+   * Search and related: each path once with nothing kept from before (the server keeps a
+   * query's ranking and an item's related ids while the catalog is unchanged, so the c=1 and
+   * c=32 mixes, repeating the same paths, mostly measure kept answers).
    */
   cold?: {
     requests: number;
@@ -66,9 +73,33 @@ export interface SizeResult {
   /** The floor of any request on this server: GET /healthz (no database). */
   baseline: { c1: LoadResult; c32: LoadResult; selectOneMs: LatencySummary };
   endpoints: Record<EndpointName, EndpointResult>;
+  /** The baseline's server on the same catalog, in turn with ours (`--baseline`). */
+  beforeAfter?: BeforeAfter;
+}
+
+/** One figure of the baseline's server (before) and of ours (after), measured in turn. */
+export interface BeforeAfterLatency {
+  requests: number;
+  /** The baseline's requests that failed (left out of its figures). */
+  beforeFailures: number;
+  before: LatencySummary;
+  after: LatencySummary;
+}
+
+export interface BeforeAfter {
+  /** The baseline's commit, short. */
+  commit: string;
+  /** Cold, c=1: each query once after moving each server's catalog_version. */
+  search: BeforeAfterLatency;
+  /** Cold, c=1: each item of the related mix once, likewise. */
+  related: BeforeAfterLatency;
+  /** The trending mix at c=32, in rounds taken in turns (ours, baseline, baseline, ours). */
+  trendingC32: { before: LoadResult; after: LoadResult };
 }
 
 export interface SearchBenchResult {
+  /** The commit measured beside this one (`--baseline`), short. */
+  baselineCommit?: string;
   sizes: SizeResult[];
   /** Each endpoint's figures at the largest size over the smallest. */
   growth: Record<
@@ -158,13 +189,43 @@ async function timeSelectOne(deps: CatalogDeps): Promise<LatencySummary> {
   return roundSummary(summarizeLatencies(samples));
 }
 
+/** Grows `server`'s catalog to `size` items, logging progress now and then. */
+async function growServerCatalog(server: BenchServer, size: number, label: string) {
+  log(`search: growing ${label} catalog to ${size.toLocaleString('en')} items`);
+  let lastReport = 0;
+  const growth = await growCatalog(server.database, size, {
+    onProgress: (done, target) => {
+      if (performance.now() - lastReport > 15_000) {
+        lastReport = performance.now();
+        log(`search:   ${done.toLocaleString('en')} / ${target.toLocaleString('en')} items`);
+      }
+    },
+  });
+  log(
+    `search: ${label}: ${growth.items} items, ${growth.renditions} renditions in ${growth.seconds.toFixed(0)} s (indexes ${growth.indexSeconds.toFixed(0)} s)`,
+  );
+  return growth;
+}
+
+const fmtCold = (name: string, summary: LatencySummary) =>
+  `${name} p50 ${summary.p50} p99 ${summary.p99} ms`;
+
 export async function runSearchBench(options: SearchBenchOptions): Promise<SearchBenchResult> {
   const dataDir = createDataDir('search');
   log(`search: starting the server (DATA_DIR ${dataDir})`);
   const server = await startBenchServer(dataDir);
   const results: SizeResult[] = [];
   let closeServices: (() => Promise<void>) | undefined;
+  let before: BenchServer | undefined;
+  let beforeDataDir: string | undefined;
   try {
+    if (options.baseline) {
+      // Its own embedded PostgreSQL, so its schema is its own (the synthetic catalog's rows fit
+      // every schema since migration 0005: synthetic-catalog.ts).
+      beforeDataDir = createDataDir('search-baseline');
+      log(`search: starting ${options.baseline.commit}'s server (DATA_DIR ${beforeDataDir})`);
+      before = await startBenchServer(beforeDataDir, {}, { root: options.baseline.root });
+    }
     const config = loadConfig({
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
@@ -182,23 +243,19 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
     closeServices = services.close;
     const deps = { config, database: server.database, services };
     for (const size of options.sizes) {
-      log(`search: growing the catalog to ${size.toLocaleString('en')} items`);
-      let lastReport = 0;
-      const growth = await growCatalog(server.database, size, {
-        onProgress: (done, target) => {
-          if (performance.now() - lastReport > 15_000) {
-            lastReport = performance.now();
-            log(`search:   ${done.toLocaleString('en')} / ${target.toLocaleString('en')} items`);
-          }
-        },
-      });
-      log(
-        `search: ${growth.items} items, ${growth.renditions} renditions in ${growth.seconds.toFixed(0)} s (indexes ${growth.indexSeconds.toFixed(0)} s)`,
-      );
+      const growth = await growServerCatalog(server, size, 'the');
+      if (before) {
+        const grown = await growServerCatalog(before, size, `${options.baseline!.commit}'s`);
+        if (grown.items !== growth.items) {
+          throw new Error(
+            `${options.baseline!.commit}'s catalog has ${grown.items} items, ours ${growth.items}`,
+          );
+        }
+      }
       const mix = buildRequestMix(size, options.queryCount);
-      const load = async (paths: readonly string[], connections: number) => {
+      const load = async (paths: readonly string[], connections: number, url = server.url) => {
         const result = await runLoad({
-          url: server.url,
+          url,
           paths,
           connections,
           durationSeconds: options.durationSeconds,
@@ -219,6 +276,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         `search:   /healthz p50 ${baseline.c1.latencyMs.p50} ms, ${baseline.c32.requestsPerSecond} req/s at 32; SELECT 1 ${baseline.selectOneMs.p50} ms`,
       );
       const endpoints = {} as Record<EndpointName, EndpointResult>;
+      const coldBefore: Partial<Record<EndpointName, BeforeAfterLatency>> = {};
       for (const name of endpointNames) {
         const paths = mix[name];
         const raw = await measureRawSql(
@@ -228,12 +286,14 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
           options.rawBudgetSeconds * 1000,
         );
         let cold: EndpointResult['cold'];
-        if (name === 'search') {
+        if (name === 'search' || name === 'related') {
+          // With a baseline, each path is asked of both servers in turn: twice the time.
           const timing = await measureCold(
             deps,
             server.url,
             paths,
-            options.rawBudgetSeconds * 1000,
+            options.rawBudgetSeconds * 1000 * (before ? 2 : 1),
+            before ? { url: before.url, pool: before.database.pool } : undefined,
           );
           const httpMs = roundSummary(timing.httpMs);
           const sqlMs = roundSummary(timing.sqlMs);
@@ -245,8 +305,20 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
             httpOverSqlP99: round(ratioOf(httpMs.p99, sqlMs.p99), 2),
           };
           log(
-            `search:   search, cold (${timing.requests} queries once): p50 ${httpMs.p50} p99 ${httpMs.p99} ms (SQL p50 ${sqlMs.p50} p99 ${sqlMs.p99} ms)`,
+            `search:   ${name}, cold (${timing.requests} paths once): p50 ${httpMs.p50} p99 ${httpMs.p99} ms (SQL p50 ${sqlMs.p50} p99 ${sqlMs.p99} ms)`,
           );
+          if (timing.baselineHttpMs) {
+            const beforeMs = roundSummary(timing.baselineHttpMs);
+            coldBefore[name] = {
+              requests: timing.requests,
+              beforeFailures: timing.baselineFailures ?? 0,
+              before: beforeMs,
+              after: httpMs,
+            };
+            log(
+              `search:   ${name}, cold, before/after: ${fmtCold(options.baseline!.commit, beforeMs)}; ${fmtCold('this commit', httpMs)}`,
+            );
+          }
         }
         const c1 = await load(paths, 1);
         const c32 = await load(paths, 32);
@@ -278,6 +350,19 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
           `search:   ${name}: c1 p50 ${c1.latencyMs.p50} p99 ${c1.latencyMs.p99} ms (SQL p50 ${sqlMs.p50} ms, ×${endpoints[name].httpOverSqlP50}); c32 ${c32.requestsPerSecond} req/s p99 ${c32.latencyMs.p99} ms`,
         );
       }
+      let beforeAfter: BeforeAfter | undefined;
+      if (before && coldBefore.search && coldBefore.related) {
+        const trendingC32 = await compareTrending(server, before, mix.trending, options);
+        beforeAfter = {
+          commit: options.baseline!.commit,
+          search: coldBefore.search,
+          related: coldBefore.related,
+          trendingC32,
+        };
+        log(
+          `search:   trending c=32, before/after: ${options.baseline!.commit} ${trendingC32.before.requestsPerSecond} req/s (p99 ${trendingC32.before.latencyMs.p99} ms); this commit ${trendingC32.after.requestsPerSecond} req/s (p99 ${trendingC32.after.latencyMs.p99} ms)`,
+        );
+      }
       results.push({
         items: growth.items,
         renditions: growth.renditions,
@@ -285,12 +370,17 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         indexSeconds: round(growth.indexSeconds, 1),
         baseline,
         endpoints,
+        beforeAfter,
       });
     }
   } finally {
     await closeServices?.();
     await server.stop();
-    if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await before?.stop();
+    if (!options.keepDataDir) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (beforeDataDir) fs.rmSync(beforeDataDir, { recursive: true, force: true });
+    }
   }
   const first = results[0]!;
   const last = results.at(-1)!;
@@ -311,5 +401,37 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       ];
     }),
   ) as SearchBenchResult['growth'];
-  return { sizes: results, growth };
+  return { baselineCommit: options.baseline?.commit, sizes: results, growth };
+}
+
+/**
+ * The trending mix at c=32 on both servers in rounds taken in turns, ours, the baseline's, the
+ * baseline's, ours, each half the usual duration, so a change of load on the machine during
+ * the measurement weighs on both alike.
+ */
+async function compareTrending(
+  after: BenchServer,
+  before: BenchServer,
+  paths: readonly string[],
+  options: SearchBenchOptions,
+): Promise<BeforeAfter['trendingC32']> {
+  const runs = { before: [] as LoadResult[], after: [] as LoadResult[] };
+  const samples = { before: [] as number[], after: [] as number[] };
+  for (const [index, side] of (['after', 'before', 'before', 'after'] as const).entries()) {
+    runs[side].push(
+      await runLoad({
+        url: (side === 'after' ? after : before).url,
+        paths,
+        connections: 32,
+        durationSeconds: Math.max(1, options.durationSeconds / 2),
+        // Each server is warmed before its first round only.
+        warmupSeconds: index < 2 ? options.warmupSeconds : 0,
+        samples: samples[side],
+      }),
+    );
+  }
+  return {
+    before: combineLoads(runs.before, samples.before),
+    after: combineLoads(runs.after, samples.after),
+  };
 }

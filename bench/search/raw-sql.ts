@@ -201,39 +201,80 @@ export interface ColdTiming {
   httpMs: LatencySummary;
   /** The same request in process: time the database took. */
   sqlMs: LatencySummary;
+  /** The same request to the baseline's server, in turn with ours (HTTP only). */
+  baselineHttpMs?: LatencySummary;
+  /** The baseline's requests that failed (not timed): a finding, not a reason to stop. */
+  baselineFailures?: number;
+}
+
+/** Another server to time each request on as well, with the pool of its own database. */
+export interface ColdBaseline {
+  url: string;
+  pool: pg.Pool;
+}
+
+/**
+ * Moves catalog_version, so nothing kept from before answers the next request (as an import
+ * would), and waits until the server has heard of it: the notification reaches its listener
+ * within a few ms.
+ */
+async function forgetKeptAnswers(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT sticky_catalog_version_bump()');
+  await new Promise((resolve) => setTimeout(resolve, 30));
+}
+
+async function timeRequest(serverUrl: string, requestPath: string) {
+  const started = performance.now();
+  const response = await fetch(new URL(requestPath, serverUrl));
+  await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status, ok: response.ok };
 }
 
 /**
  * Each path once with nothing kept from before: the server keeps a query's ranking (and
  * trending pages) while catalog_version is unchanged, so the version is moved before every
- * request, as an import would, and the request waits until the server has heard of it.
+ * request. With a baseline, each path is also asked of it, in turn with ours (which goes first
+ * alternates), so load on the machine affects both alike; in-process SQL needs our code, so the
+ * baseline has HTTP only.
  */
 export async function measureCold(
   deps: BenchDeps,
   serverUrl: string,
   paths: readonly string[],
   budgetMs = Number.POSITIVE_INFINITY,
+  baseline?: ColdBaseline,
 ): Promise<ColdTiming> {
   const httpMs: number[] = [];
   const sqlMs: number[] = [];
+  const baselineHttpMs: number[] = [];
+  let baselineFailures = 0;
   const recorder = instrumentPool(deps.database.pool);
   const deadline = performance.now() + budgetMs;
-  const forget = async () => {
-    await deps.database.pool.query('SELECT sticky_catalog_version_bump()');
-    // The notification reaches the server's listener within a few ms.
-    await new Promise((resolve) => setTimeout(resolve, 30));
+  const timeOurs = async (requestPath: string) => {
+    await forgetKeptAnswers(deps.database.pool);
+    const timed = await timeRequest(serverUrl, requestPath);
+    if (!timed.ok) throw new Error(`${requestPath}: HTTP ${timed.status}`);
+    httpMs.push(timed.ms);
+  };
+  const timeBaseline = async (requestPath: string) => {
+    if (!baseline) return;
+    await forgetKeptAnswers(baseline.pool);
+    const timed = await timeRequest(baseline.url, requestPath).catch(() => undefined);
+    if (timed?.ok) baselineHttpMs.push(timed.ms);
+    else baselineFailures += 1;
   };
   try {
-    for (const requestPath of paths) {
+    for (const [index, requestPath] of paths.entries()) {
       if (performance.now() > deadline && httpMs.length >= 10) break;
-      await forget();
-      const started = performance.now();
-      const response = await fetch(new URL(requestPath, serverUrl));
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${requestPath}: HTTP ${response.status}`);
-      httpMs.push(performance.now() - started);
+      if (index % 2 === 0) {
+        await timeOurs(requestPath);
+        await timeBaseline(requestPath);
+      } else {
+        await timeBaseline(requestPath);
+        await timeOurs(requestPath);
+      }
 
-      await forget();
+      await forgetKeptAnswers(deps.database.pool);
       recorder.record();
       await runRouteInProcess(deps, requestPath);
       await new Promise((resolve) => setImmediate(resolve));
@@ -246,5 +287,6 @@ export async function measureCold(
     requests: httpMs.length,
     httpMs: summarizeLatencies(httpMs),
     sqlMs: summarizeLatencies(sqlMs),
+    ...(baseline ? { baselineHttpMs: summarizeLatencies(baselineHttpMs), baselineFailures } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -5,10 +6,13 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import {
   createSession,
+  hashToken,
+  SESSION_TTL_MS,
   sessionCookieName,
   upsertUser,
 } from '../../apps/server/src/auth/sessions.ts';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
+import type { Baseline, BaselineImport } from '../lib/baseline.ts';
 import { log } from '../lib/log.ts';
 import { benchDir, repoRoot, webDistDir } from '../lib/paths.ts';
 import type { BenchServer } from '../lib/server.ts';
@@ -24,12 +28,17 @@ const ignoreClosed = () => {};
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
 
-/** Issue 7's limits for the web app. */
+/** Issue 7's limits for the web app, with issue 17's for the first screen and Lighthouse. */
 export const webTargets = {
   initialJsGzipBytes: 120 * 1024,
-  firstPageOverOriginals: 0.1,
+  /** First screen's image bytes ÷ the originals they show. */
+  firstPageOverOriginals: 0.15,
+  /** …and ÷ the baseline's (`--baseline`) on the same page, per byte of original. */
+  firstPageOverBaseline: 0.35,
   lighthousePerformance: 95,
   lighthouseAccessibility: 100,
+  /** Largest Contentful Paint of `/`, Lighthouse mobile. */
+  lighthouseLcpMs: 2500,
 };
 
 export interface LoadedRoute {
@@ -65,6 +74,8 @@ export interface PageWeight {
   videoTiles: number;
   /** Media requests that failed or were cancelled (their bytes cannot be read). */
   failedMediaRequests: number;
+  /** The items shown, in order (to tell whether two servers showed the same ones). */
+  itemIds?: string[];
 }
 
 export interface LighthouseRun {
@@ -114,6 +125,19 @@ export interface WebBenchResult {
     floor: LighthouseRun | { error: string };
     runs: Array<LighthouseRun | { page: string; error: string }>;
   };
+  /** The same pages on the baseline's server (`--baseline`), measured in turn with ours. */
+  beforeAfter?: WebBeforeAfter;
+}
+
+export interface WebBeforeAfter {
+  /** The baseline's commit, short. */
+  commit: string;
+  /** How its catalog was made: the same files through its own CLI import. */
+  import: { summary: string; seconds: number };
+  /** The baseline's page weights, in the order of `pageWeights`. */
+  pageWeights: PageWeight[];
+  /** The baseline's Lighthouse runs (empty without Lighthouse), in the order of `runs`. */
+  lighthouse: Array<LighthouseRun | { page: string; error: string }>;
 }
 
 export function buildWebApp(): number {
@@ -148,6 +172,29 @@ async function signIn(server: BenchServer): Promise<{ name: string; value: strin
     name: sessionCookieName(config),
     value: await createSession(server.database.db, user.id),
   };
+}
+
+/**
+ * A session on a baseline's server, written with plain SQL: another commit's session code may
+ * take other arguments, but its users and sessions tables (and the token's sha256 in
+ * `token_hash`) are the same since migration 0000. Over HTTP, `sticky_session`.
+ */
+async function signInWithSql(server: BenchServer): Promise<{ name: string; value: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const {
+    rows: [user],
+  } = await server.database.pool.query<{ id: string }>(
+    `INSERT INTO users (id, issuer, subject, email, name, picture)
+     VALUES ($1, 'bench', 'bench-user', 'bench@example.com', 'Bench User', NULL)
+     ON CONFLICT (issuer, subject) DO UPDATE SET name = EXCLUDED.name
+     RETURNING id`,
+    [randomUUID()],
+  );
+  await server.database.pool.query(
+    'INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)',
+    [hashToken(token), user!.id, new Date(Date.now() + SESSION_TTL_MS)],
+  );
+  return { name: 'sticky_session', value: token };
 }
 
 async function newContext(
@@ -338,6 +385,7 @@ async function measurePageWeight(
         tile.sources.some((source) => /\.(mp4|webm)$/.test(source)),
       ).length,
       failedMediaRequests: failedMedia.filter((url) => shownSources.has(url)).length,
+      itemIds: ids,
     };
   } finally {
     await context.close();
@@ -400,6 +448,11 @@ export interface WebBenchOptions {
   build: boolean;
   lighthouse: boolean;
   firstPageItems: number;
+  /**
+   * Another commit (`--baseline`) and its catalog of the same files, made by its own import:
+   * its server shows the same pages, measured in turn with ours.
+   */
+  baseline?: { baseline: Baseline; catalog: BaselineImport };
 }
 
 export async function runWebBench(options: WebBenchOptions): Promise<WebBenchResult> {
@@ -411,9 +464,17 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
   log(`web: framework floor ${(frameworkFloor.gzipBytes / 1024).toFixed(1)} KB gzip`);
   log(`web: starting the server on ${options.dataDir}`);
   const server = await startBenchServer(options.dataDir);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  let before: BenchServer | undefined;
+  let browser: Browser | undefined;
   try {
+    if (options.baseline) {
+      const { baseline, catalog } = options.baseline;
+      log(`web: starting ${baseline.commit}'s server on ${catalog.dataDir}`);
+      before = await startBenchServer(catalog.dataDir, {}, { root: baseline.root });
+    }
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
     const cookie = await signIn(server);
+    const beforeCookie = before ? await signInWithSql(before) : undefined;
     const api = async <T>(pathAndQuery: string): Promise<T> => {
       const response = await fetch(
         `${server.url}${pathAndQuery}${pathAndQuery.includes('?') ? '&' : '?'}api_key=${benchApiKey}`,
@@ -451,6 +512,9 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
     }
     log('web: page weight of the home page');
     const pageWeights: PageWeight[] = [];
+    const beforePageWeights: PageWeight[] = [];
+    const describeWeight = (weight: PageWeight) =>
+      `${weight.items} items: ${(weight.mediaBytes / 1e3).toFixed(0)} KB of images (${weight.mediaOverOriginals}× the originals), ${(weight.totalBytes / 1e3).toFixed(0)} KB in all, originals ${(weight.originalBytes / 1e3).toFixed(0)} KB`;
     for (const pagePath of ['/', '/?type=stickers']) {
       const pageWeight = await measurePageWeight(
         browser,
@@ -460,9 +524,20 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
         pagePath,
       );
       pageWeights.push(pageWeight);
-      log(
-        `web:   ${pagePath}: ${pageWeight.items} items: ${(pageWeight.mediaBytes / 1e3).toFixed(0)} KB of images, ${(pageWeight.totalBytes / 1e3).toFixed(0)} KB in all, originals ${(pageWeight.originalBytes / 1e3).toFixed(0)} KB`,
-      );
+      log(`web:   ${pagePath}: ${describeWeight(pageWeight)}`);
+      if (before && beforeCookie) {
+        const beforeWeight = await measurePageWeight(
+          browser,
+          before,
+          beforeCookie,
+          options.firstPageItems,
+          pagePath,
+        );
+        beforePageWeights.push(beforeWeight);
+        log(
+          `web:   ${pagePath}, before/after: ${options.baseline!.baseline.commit} ${describeWeight(beforeWeight)}; this commit ${describeWeight(pageWeight)}; image bytes ÷ before ${round(ratioOf(pageWeight.mediaBytes, beforeWeight.mediaBytes), 3)}`,
+        );
+      }
     }
     await browser.close();
 
@@ -472,6 +547,7 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       floor: { error: 'not run' },
       runs: [],
     };
+    const beforeLighthouse: Array<LighthouseRun | { page: string; error: string }> = [];
     if (options.lighthouse) {
       log('web: Lighthouse, floor page');
       let floorLcp = Number.NaN;
@@ -487,25 +563,43 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       } catch (error) {
         lighthouse.floor = { error: (error as Error).message };
       }
-      const cookieHeader = `${cookie.name}=${cookie.value}`;
-      for (const page of [
-        { page: '/landing', url: `${server.url}/landing`, cookie: undefined },
-        { page: '/', url: `${server.url}/`, cookie: cookieHeader },
-      ]) {
-        log(`web: Lighthouse ${page.page}`);
+      const measure = async (
+        target: BenchServer,
+        label: string,
+        page: { page: string; cookie?: { name: string; value: string } },
+      ): Promise<LighthouseRun | { page: string; error: string }> => {
+        log(`web: Lighthouse ${page.page}${label}`);
         try {
-          const run = await runLighthouse({ url: page.url, cookie: page.cookie });
-          lighthouse.runs.push({
+          const run = await runLighthouse({
+            url: `${target.url}${page.page}`,
+            cookie: page.cookie ? `${page.cookie.name}=${page.cookie.value}` : undefined,
+          });
+          log(
+            `web:   ${page.page}${label}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, best practices ${run.scores.bestPractices}, LCP ${Math.round(run.metricsMs.lcp ?? 0)} ms`,
+          );
+          return {
             ...run,
             page: page.page,
             isSignedIn: Boolean(page.cookie),
             lcpOverFloor: round(ratioOf(run.metricsMs.lcp ?? Number.NaN, floorLcp), 2),
-          });
-          log(
-            `web:   ${page.page}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, best practices ${run.scores.bestPractices}, LCP ${Math.round(run.metricsMs.lcp ?? 0)} ms`,
-          );
+          };
         } catch (error) {
-          lighthouse.runs.push({ page: page.page, error: (error as Error).message });
+          return { page: page.page, error: (error as Error).message };
+        }
+      };
+      // With a baseline, each page on both servers in turn, so load weighs on both alike.
+      for (const page of [
+        { page: '/landing', cookie: undefined, beforeCookie: undefined },
+        { page: '/', cookie, beforeCookie },
+      ]) {
+        lighthouse.runs.push(await measure(server, '', page));
+        if (before) {
+          beforeLighthouse.push(
+            await measure(before, ` (${options.baseline!.baseline.commit})`, {
+              page: page.page,
+              cookie: page.beforeCookie,
+            }),
+          );
         }
       }
     }
@@ -519,9 +613,23 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       loaded,
       pageWeights,
       lighthouse,
+      ...(options.baseline
+        ? {
+            beforeAfter: {
+              commit: options.baseline.baseline.commit,
+              import: {
+                summary: options.baseline.catalog.summary,
+                seconds: round(options.baseline.catalog.seconds, 1),
+              },
+              pageWeights: beforePageWeights,
+              lighthouse: beforeLighthouse,
+            },
+          }
+        : {}),
     };
   } finally {
-    await browser.close().catch(() => {});
+    await browser?.close().catch(() => {});
     await server.stop();
+    await before?.stop();
   }
 }

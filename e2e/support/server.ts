@@ -45,7 +45,12 @@ async function findFreePort(): Promise<number> {
  */
 export async function startStickyServer(
   env: Record<string, string> = {},
-  options: { timeoutMs?: number; dataDir?: string } = {},
+  options: {
+    timeoutMs?: number;
+    dataDir?: string;
+    /** The checkout whose server runs (its `cwd`): another commit's work tree for a baseline. */
+    root?: string;
+  } = {},
 ): Promise<StickyServer> {
   const isOwnDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-e2e-'));
@@ -61,6 +66,7 @@ export async function startStickyServer(
         dataDir,
         env,
         options.timeoutMs ?? 120_000,
+        options.root ?? repoRoot,
       );
       const stop = server.stop;
       return {
@@ -84,12 +90,13 @@ async function launchOnPort(
   dataDir: string,
   env: Record<string, string>,
   timeoutMs: number,
+  root: string,
 ): Promise<StickyServer> {
   const url = `http://localhost:${port}`;
   const logFile = path.join(dataDir, 'server.log');
   const log = fs.createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: repoRoot,
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'test',
