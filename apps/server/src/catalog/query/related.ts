@@ -5,7 +5,6 @@ import { listableItemsSql } from './items.ts';
 import type { ItemType, Page, Ranking } from './items.ts';
 import {
   compareIds,
-  reachFor,
   readSlices,
   sliceSql,
   tagFrequency,
@@ -111,20 +110,28 @@ async function rankRelated(
   let hasSatisfiedKey = false;
 
   const scale = await deps.services.popularityScales.read(deps, options.types, catalogVersion);
-  // The first slice is sized for the common keys (column statistics), so each brings its items
-  // in one round; rare keys are read whole later, alone. Later slices follow the keys still
-  // short of items, again the common ones first.
+  // How far down the next slice reaches (docs/catalog.md, "Related"): far enough for the most
+  // common key still short of items to get them, and further while the keys still open would
+  // bring no more than a few keys' worth of rows between them (their shares from the column
+  // statistics), but not past what the rarest common one needs. Rare keys wait for the last
+  // slice, which reads them whole, alone.
   const shareOf = (name: string) =>
     name.startsWith('t:')
       ? tagFrequency(scale, name.slice(2))
       : wordFrequency(scale, name.slice(2));
-  const reachOf = (name: string, population: number) =>
-    reachFor(hits.get(name)!, population, perKey);
-  const isCommon = (reach: number) => reach < scale.total / 4;
-  const firstReaches = keys.map((name) => reachFor(0, 1, perKey) / shareOf(name)).filter(isCommon);
+  const planReach = (population: number) => {
+    const open = keys.filter((name) => !isSatisfied(name));
+    const reaches = open
+      .map((name) => population + (1.25 * (perKey - hits.get(name)!)) / shareOf(name))
+      .filter((reach) => reach < scale.total / 4);
+    if (reaches.length === 0) return Number.POSITIVE_INFINITY;
+    const shares = open.reduce((sum, name) => sum + shareOf(name), 0);
+    const withinBudget = population + (4 * perKey) / shares;
+    return Math.max(Math.min(...reaches), Math.min(Math.max(...reaches), withinBudget));
+  };
   const filter = listableItemsSql('i', options);
   const read = await readSlices(scale, {
-    firstSlice: firstReaches.length > 0 ? Math.max(...firstReaches) : Number.POSITIVE_INFINITY,
+    firstSlice: planReach(0),
     readSlice: async (slice): Promise<CandidateRow[]> => {
       const openTags = tags.filter((tag) => !isSatisfied(`t:${tag}`));
       const openWords = words.filter((word) => !isSatisfied(`w:${word}`));
@@ -169,13 +176,7 @@ async function rankRelated(
       hasSatisfiedKey = keys.some(isSatisfied);
       return keys.every(isSatisfied);
     },
-    nextReach: (_rows, population) => {
-      const reaches = keys
-        .filter((name) => !isSatisfied(name))
-        .map((name) => reachOf(name, population))
-        .filter(isCommon);
-      return reaches.length > 0 ? Math.max(...reaches) : Number.POSITIVE_INFINITY;
-    },
+    nextReach: (_rows, population) => planReach(population),
   });
 
   // Each key's candidates, most popular first: a key brings its first `n` for batch size n.
