@@ -8,8 +8,10 @@ import { renderTextAnimation } from '../../apps/server/src/catalog/text/render.t
 import { textStyleIds } from '../../apps/server/src/catalog/text/styles.ts';
 import type { TextStyleId } from '../../apps/server/src/catalog/text/styles.ts';
 import { log } from '../lib/log.ts';
-import { benchDir, gifsDir, repoRoot } from '../lib/paths.ts';
+import { gifsDir, repoRoot } from '../lib/paths.ts';
 import type { TreeMemory } from '../lib/process-tree.ts';
+import { watchDecoderMemory } from './decoder-memory.ts';
+import type { DecodersMemory } from './decoder-memory.ts';
 import { watchProcessTree } from '../lib/process-tree.ts';
 import { createDataDir } from '../lib/server.ts';
 import { median, ratioOf, round } from '../lib/stats.ts';
@@ -38,6 +40,8 @@ export interface ImportRun {
   rejected: Array<{ file: string; reason: string }>;
   medianFileMs: number;
   memory: TreeMemory;
+  /** Each decoder process's own peak RSS (and with its encoders), not only the sum. */
+  decoders: DecodersMemory;
   /** Peak RSS of the importer and its decoders over the machine's memory. */
   peakRssOverMemory: number;
 }
@@ -91,7 +95,7 @@ export const textPhrases = [
   'Ça va? ¡Olé!',
 ];
 
-interface ImportChildOutput {
+export interface ImportChildOutput {
   mode: ImportMode;
   workers: number;
   files: number;
@@ -105,30 +109,37 @@ interface ImportChildOutput {
   perFileMs: number[];
 }
 
-/** Runs bench/import/import-child.ts with IMPORT_WORKERS=workers into a fresh DATA_DIR. */
-async function runImportChild(
+/**
+ * Runs bench/import/import-child.ts with IMPORT_WORKERS=workers into a fresh DATA_DIR; `root`
+ * runs another checkout's (ready-only.ts: today's code beside a change).
+ */
+export async function runImportChild(
   dataDir: string,
   workers: number,
   mode: ImportMode,
   inputs: readonly string[],
   timeoutMs: number,
-): Promise<{ output: ImportChildOutput; memory: TreeMemory }> {
+  options: { root?: string; env?: Record<string, string> } = {},
+): Promise<{ output: ImportChildOutput; memory: TreeMemory; decoders: DecodersMemory }> {
+  const root = options.root ?? repoRoot;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(benchDir, 'import', 'import-child.ts'), ...inputs],
+    ['--import', 'tsx', path.join(root, 'bench', 'import', 'import-child.ts'), ...inputs],
     {
-      cwd: repoRoot,
+      cwd: root,
       env: {
         ...process.env,
         DATA_DIR: dataDir,
         IMPORT_WORKERS: String(workers),
         STICKY_BENCH_IMPORT_MODE: mode,
         LOG_LEVEL: 'warn',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   const watcher = watchProcessTree(child.pid!);
+  const decoderWatcher = watchDecoderMemory(child.pid!);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -137,12 +148,13 @@ async function runImportChild(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
   const memory = watcher.stop();
+  const decoders = decoderWatcher.stop();
   if (code !== 0) {
     throw new Error(
       `import (${mode}) with ${workers} worker(s) exited with ${code}:\n${stderr.slice(-2000)}`,
     );
   }
-  return { output: JSON.parse(stdout) as ImportChildOutput, memory };
+  return { output: JSON.parse(stdout) as ImportChildOutput, memory, decoders };
 }
 
 /** Decode-only time of the same files: the least any import has to do with them. */
@@ -214,6 +226,13 @@ async function measureTextRendering(phrases: readonly string[], styles: readonly
   };
 }
 
+/** `412, 398 MB (with ffmpeg 455, 430)`: each decoder's own peak, then with its encoders. */
+export function describeDecoders(memory: DecodersMemory): string {
+  const megabytes = (values: number[]) =>
+    values.map((value) => (value / 1e6).toFixed(0)).join(', ');
+  return `${megabytes(memory.decoders.map((entry) => entry.peakRssBytes))} MB (with ffmpeg ${megabytes(memory.decoders.map((entry) => entry.peakWithEncodersRssBytes))})`;
+}
+
 export interface ImportBenchOptions {
   /** Folders or files to import (default: all of ../shared/data/gifs). */
   inputs?: readonly string[];
@@ -246,7 +265,7 @@ export async function runImportBench(
     const dataDir = createDataDir(`import-w${workers}`);
     log(`import: ${workers} worker(s), ${mode}, into ${dataDir}`);
     try {
-      const { output, memory } = await runImportChild(
+      const { output, memory, decoders } = await runImportChild(
         dataDir,
         workers,
         mode,
@@ -274,11 +293,12 @@ export async function runImportBench(
         })),
         medianFileMs: round(median(output.perFileMs), 0),
         memory,
+        decoders,
         peakRssOverMemory: round(memory.peakNodeRssBytes / os.totalmem(), 4),
       };
       runs.push(run);
       log(
-        `import:   ${run.files} files, ${run.megabytes} MB visible in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s; every rendition (${run.renditions}) in ${run.allSeconds} s; peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, largest decoder ${(memory.peakProcessRssBytes / 1e6).toFixed(0)} MB, ${run.rejected.length} rejected`,
+        `import:   ${run.files} files, ${run.megabytes} MB visible in ${run.seconds} s: ${run.filesPerSecond} files/s, ${run.megabytesPerSecond} MB/s; every rendition (${run.renditions}) in ${run.allSeconds} s; peak RSS ${(memory.peakNodeRssBytes / 1e6).toFixed(0)} MB, per decoder ${describeDecoders(decoders)}, ${run.rejected.length} rejected`,
       );
       if (workers === options.keepWorkers && mode === 'ready-first' && !keptDataDir) {
         keptDataDir = dataDir;

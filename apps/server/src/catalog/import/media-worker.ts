@@ -39,6 +39,13 @@ export type WorkerMessage =
   | { id: number; kind: 'failed'; message: string };
 
 const threads = Number(process.env.STICKY_SHARP_CONCURRENCY) || 1;
+/**
+ * The ready tier's renditions two at a time (render-renditions.ts): while another worker is
+ * busy they share its cores, and when it has nothing left (an import's last, longest file) this
+ * one uses both; docs/catalog.md, "Import". The other phases try sizes one after another
+ * (`downsized`, `preview`) and stay sequential.
+ */
+const READY_PARALLELISM = 2;
 sharp.cache(false);
 sharp.concurrency(threads);
 
@@ -88,6 +95,7 @@ async function handle(task: WorkerTask): Promise<void> {
       threads,
       videoMemoryBytes: task.videoMemoryBytes,
       encoderPids: encoders,
+      parallelism: task.phase === 'ready' ? READY_PARALLELISM : 1,
     });
     const files = await renderer.render();
     reply({ id: task.id, kind: 'rendered', info: inspection.info, files, isTransparent });

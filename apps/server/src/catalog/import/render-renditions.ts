@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { StoredRenditionName } from '@sticky/contracts';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import type { Sharp, WebpOptions } from 'sharp';
 import { hashContent } from '../media-paths.ts';
@@ -42,6 +44,12 @@ export interface RenderOptions {
   encoderPids?: Set<number>;
   /** Told how long each rendition took (the bench's breakdown). */
   onRendition?: (file: RenderedFile, ms: number) => void;
+  /**
+   * Renditions made at once (default 1): 2 lets one file use a second core while another
+   * worker has nothing to do (the last file of an import), and overlaps flushing files to disk
+   * and ffmpeg's encoding with the next rendition.
+   */
+  parallelism?: number;
 }
 
 const DOWNSIZED_MAX_BYTES = 2 * 1024 * 1024;
@@ -72,7 +80,8 @@ export const ORIGINAL_WEBP_OPTIONS = { quality: 80, alphaQuality: 100, effort: 2
  */
 export const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 2 } as const;
 
-const LOSSLESS_WEBP_OPTIONS = { lossless: true, effort: 3 } as const;
+/** Lossless at effort 1: the same bytes as effort 3 on palette art, 2–8 times less CPU. */
+const LOSSLESS_WEBP_OPTIONS = { lossless: true, effort: 1 } as const;
 
 /**
  * When a WebP rendition outweighs the original file, more tries and the smallest is kept:
@@ -98,12 +107,14 @@ interface Size {
   height: number;
 }
 
-/** Decoded frames, RGBA, stacked vertically (sharp's layout for animations). */
+/** Decoded frames, RGBA or RGB, stacked vertically (sharp's layout for animations). */
 interface RawFrames {
   data: Buffer;
   width: number;
   pageHeight: number;
   frames: number;
+  /** 4 (RGBA, the default), or 3 (RGB) when every frame is opaque. */
+  channels?: 3 | 4;
   /** Per frame, in ms (after merging repeated frames). */
   delays: number[];
 }
@@ -143,7 +154,7 @@ function spanFrames(delays: readonly number[], total: number, span: Span): numbe
  * quantiser above all, have far fewer frames to work through. Compacts in place.
  */
 export function mergeRepeatedFrames(raw: RawFrames): RawFrames {
-  const frameBytes = raw.width * raw.pageHeight * 4;
+  const frameBytes = raw.width * raw.pageHeight * (raw.channels ?? 4);
   const kept: number[] = [];
   const delays: number[] = [];
   for (let index = 0; index < raw.frames; index += 1) {
@@ -200,7 +211,7 @@ export function sampleFrames(raw: RawFrames, count: number): RawFrames {
   }
   // GIF counts in hundredths of a second: a whole number of them per frame.
   const delay = Math.max(20, Math.round(total / count / 10) * 10);
-  const frameBytes = raw.width * raw.pageHeight * 4;
+  const frameBytes = raw.width * raw.pageHeight * (raw.channels ?? 4);
   const data = Buffer.alloc(frameBytes * picks.length);
   picks.forEach((pick, index) =>
     raw.data.copy(data, index * frameBytes, pick * frameBytes, (pick + 1) * frameBytes),
@@ -209,9 +220,31 @@ export function sampleFrames(raw: RawFrames, count: number): RawFrames {
     data,
     width: raw.width,
     pageHeight: raw.pageHeight,
+    channels: raw.channels,
     frames: picks.length,
     delays: picks.map(() => delay),
   });
+}
+
+/**
+ * Frames up to this size (a 720 × 480 tile) are checked for transparency when decoded: an
+ * opaque animation's tiles are then made from RGB.
+ */
+const MAX_OPACITY_CHECK_PIXELS = 350_000;
+
+/** Whether every pixel of RGBA frames is fully opaque. */
+function isOpaqueRgba(frames: Buffer): boolean {
+  // A word per pixel where the buffer allows it: about 2 ns a pixel.
+  if (frames.byteOffset % 4 === 0 && os.endianness() === 'LE') {
+    const pixels = new Uint32Array(frames.buffer, frames.byteOffset, frames.length >> 2);
+    // Little-endian RGBA: alpha is the top byte.
+    for (let index = 0; index < pixels.length; index += 1) {
+      if (pixels[index]! < 0xff000000) return false;
+    }
+    return true;
+  }
+  for (let index = 3; index < frames.length; index += 4) if (frames[index] !== 255) return false;
+  return true;
 }
 
 /**
@@ -221,8 +254,17 @@ export function sampleFrames(raw: RawFrames, count: number): RawFrames {
  */
 const RAW_BUDGET_BYTES = 768 * 1024 * 1024;
 
-/** Full-size frames decoded at once before the repeats among them are dropped and resized. */
-const DECODE_SLICE_BYTES = 64 * 1024 * 1024;
+/**
+ * Full-size frames decoded at once before the repeats among them are dropped and resized. An
+ * animation whose frames all fit in DECODE_WHOLE_BYTES is decoded in one go: each slice reopens
+ * the file, and a GIF's decoder may have to decode every frame before the slice's first again
+ * (five slices of a 512 px, 72-frame emoji cost twice its decoding). A longer one goes in
+ * slices under glibc's largest mmap threshold (32 MB), each reusing the memory of the one before
+ * instead of faulting in fresh pages: 64 MB slices spent a quarter of a screen recording's
+ * decoding in the kernel; 16 MB ones cost 16 % less CPU over ../shared/data/gifs' recordings.
+ */
+const DECODE_SLICE_BYTES = 16 * 1024 * 1024;
+const DECODE_WHOLE_BYTES = 128 * 1024 * 1024;
 
 /** Scale to a width (or height), never above the original, at least one pixel. */
 function fitWidth(info: Size, width: number): Size {
@@ -277,7 +319,33 @@ function renditionKey(format: MediaFormat, size: Size, span: Span, profile = '')
   return `${format}:${size.width}x${size.height}:${spanKey(span)}${profile}`;
 }
 
-/** Writes a rendition into the staging folder and flushes it to disk. */
+/**
+ * Flushes a staged file to disk, in the background: render() waits for every flush before it
+ * returns its files, and the next rendition is made meanwhile (each flush took 2–8 ms here,
+ * a tenth of a small file's rendering when made one after another).
+ */
+function flushLater(syncs: Array<Promise<unknown>>, file: string): void {
+  syncs.push(
+    (async () => {
+      const handle = await fs.open(file, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    })().then(
+      () => undefined,
+      // Kept, not thrown here: render() throws it once every rendition is done. A candidate
+      // discarded meanwhile (discard()) has nothing left to flush.
+      (error: unknown) =>
+        (error as NodeJS.ErrnoException)?.code === 'ENOENT'
+          ? undefined
+          : (error ?? new Error(`could not flush ${file}`)),
+    ),
+  );
+}
+
+/** Writes a rendition into the staging folder (flushed to disk before render() returns). */
 async function stage(
   outputDir: string,
   name: StoredRenditionName,
@@ -285,15 +353,11 @@ async function stage(
   data: Buffer,
   size: Size,
   frames: number,
+  syncs: Array<Promise<unknown>>,
 ): Promise<RenderedFile> {
   const file = path.join(outputDir, `${name}.${format}`);
-  const handle = await fs.open(file, 'wx', 0o644);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await fs.writeFile(file, data, { flag: 'wx', mode: 0o644 });
+  flushLater(syncs, file);
   return {
     name,
     format,
@@ -327,8 +391,12 @@ export class MediaRenderer {
   private full: RawFrames | undefined;
   /** Decoded frames at the working size of the small renditions (may be `full`). */
   private work: RawFrames | undefined;
-  /** By content (renditionKey): a rendition identical to one made is a copy of it. */
-  private readonly made = new Map<string, RenderedFile>();
+  /** By content (renditionKey): a rendition identical to one made (or being made) copies it. */
+  private readonly made = new Map<string, Promise<RenderedFile>>();
+  /** The content key of each file made, so a discarded one is forgotten. */
+  private readonly keyOf = new Map<RenderedFile, string>();
+  /** Files staged and being flushed (stage()); each settles to undefined or its error. */
+  private readonly syncs: Array<Promise<unknown>> = [];
   /** By `name.format`: each rendition once, whoever asks for it. */
   private readonly byName = new Map<string, Promise<RenderedFile | undefined>>();
 
@@ -370,7 +438,10 @@ export class MediaRenderer {
   /**
    * Every frame at `size`, repeated frames merged. An animation is decoded in slices of frames
    * at full size, and only the frames that differ from the one before are resized: a screen
-   * recording where most frames repeat costs its decoding, not hundreds of resizes.
+   * recording where most frames repeat costs its decoding, not hundreds of resizes. Resized
+   * frames that are all opaque (a screen recording's GIF declares transparency for its
+   * unchanged pixels, but shows none) lose their alpha channel: every rendition made from them
+   * then skips the work alpha costs (premultiplying to resize, flattening for H.264).
    */
   private async decode(size: Size): Promise<RawFrames> {
     const { info } = this;
@@ -387,9 +458,15 @@ export class MediaRenderer {
     const parts: Buffer[] = [];
     const keptDelays: number[] = [];
     let previous: Buffer | undefined;
+    // Checked on the small frames only: on full-size ones, checking and dropping the channel
+    // would cost more than it saves.
+    let isOpaque = size.width * size.height <= MAX_OPACITY_CHECK_PIXELS;
     // Decoded as the file has it (RGB when it has no transparency): adding the alpha channel
     // to every frame of a large recording costs more than decoding it; only kept frames get one.
-    let slice = Math.max(1, Math.floor(DECODE_SLICE_BYTES / (info.width * info.height * 4)));
+    const isWhole = info.width * info.height * 4 * info.frames <= DECODE_WHOLE_BYTES;
+    let slice = isWhole
+      ? info.frames
+      : Math.max(1, Math.floor(DECODE_SLICE_BYTES / (info.width * info.height * 4)));
     for (let page = 0; page < info.frames; page += slice) {
       const pages = Math.min(slice, info.frames - page);
       const { data, info: decodedInfo } = await sharp(this.bytes, {
@@ -403,7 +480,7 @@ export class MediaRenderer {
         .toBuffer({ resolveWithObject: true });
       const channels = decodedInfo.channels;
       const frameBytes = info.width * info.height * channels;
-      slice = Math.max(1, Math.floor(DECODE_SLICE_BYTES / frameBytes));
+      if (!isWhole) slice = Math.max(1, Math.floor(DECODE_SLICE_BYTES / frameBytes));
       const decoded = Math.floor(data.length / frameBytes);
       const unique: Buffer[] = [];
       for (let index = 0; index < decoded; index += 1) {
@@ -420,7 +497,13 @@ export class MediaRenderer {
       // The slice's buffer goes with the next one: keep the last frame for the comparison.
       if (previous) previous = Buffer.from(previous);
       if (unique.length === 0) continue;
-      const strip = unique.length === 1 ? unique[0]! : Buffer.concat(unique);
+      // No repeats: the decoded frames themselves, not a copy.
+      const strip =
+        unique.length === decoded
+          ? data.subarray(0, decoded * frameBytes)
+          : unique.length === 1
+            ? unique[0]!
+            : Buffer.concat(unique);
       let pipeline = sharp(strip, {
         animated: unique.length > 1,
         raw: {
@@ -431,36 +514,43 @@ export class MediaRenderer {
         },
       });
       if (isResized) {
-        // The working frames are resized again for each rendition: bilinear after libvips'
-        // box pre-shrink is enough here, and costs about 20 % of this decoding less.
+        // Lanczos 2 in one step from full size: closer to Lanczos 3 (PSNR about 50 dB against
+        // it over ../shared/data/gifs' tiles) than bilinear followed by Lanczos 3 at the
+        // rendition's size (42–46 dB), for about the CPU of bilinear.
         pipeline = pipeline.resize({
           width: size.width,
           height: size.height,
           fit: 'fill',
-          kernel: 'linear',
+          kernel: 'lanczos2',
         });
       }
-      parts.push(await pipeline.ensureAlpha().raw().toBuffer());
+      const part = await pipeline.ensureAlpha().raw().toBuffer();
+      if (isOpaque && !isOpaqueRgba(part)) isOpaque = false;
+      parts.push(part);
     }
     if (keptDelays.length === 0) throw new Error('no frames could be decoded');
-    return {
+    const frames: RawFrames = {
       data: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
       width: size.width,
       pageHeight: size.height,
       frames: keptDelays.length,
       delays: keptDelays,
     };
+    if (!isOpaque) return frames;
+    const rgb = await MediaRenderer.fromRaw(frames, frames.frames).removeAlpha().raw().toBuffer();
+    return { ...frames, data: rgb, channels: 3 };
   }
 
   private static fromRaw(raw: RawFrames, frames: number): Sharp {
-    const frameBytes = raw.width * raw.pageHeight * 4;
+    const channels = raw.channels ?? 4;
+    const frameBytes = raw.width * raw.pageHeight * channels;
     return sharp(raw.data.subarray(0, frameBytes * frames), {
       // Without it sharp resizes the frame strip as one tall image.
       animated: frames > 1,
       raw: {
         width: raw.width,
         height: raw.pageHeight * frames,
-        channels: 4,
+        channels,
         ...(frames > 1 ? { pageHeight: raw.pageHeight } : {}),
       },
     });
@@ -507,7 +597,29 @@ export class MediaRenderer {
       format === 'webp' && isOriginal ? ':original' : '',
     );
     const same = this.made.get(key);
-    if (same) return this.copy(same, name);
+    if (same) return this.copy(await same, name);
+    return this.remember(key, this.encodeImage(name, format, size, span));
+  }
+
+  /** Registers a rendition being made under its content key, before it is done. */
+  private remember(key: string, making: Promise<RenderedFile>): Promise<RenderedFile> {
+    const made = making.then((file) => {
+      this.keyOf.set(file, key);
+      return file;
+    });
+    // Whoever waits for it sees the error; the map alone must not make it unhandled.
+    made.catch(() => {});
+    this.made.set(key, made);
+    return made;
+  }
+
+  private async encodeImage(
+    name: StoredRenditionName,
+    format: 'gif' | 'webp',
+    size: Size,
+    span: Span,
+  ): Promise<RenderedFile> {
+    const isOriginal = name === 'original';
     const selected = await this.select(size, span);
     const { delays } = selected;
     const animation = delays.length > 1 ? { loop: this.info.loop, delay: delays } : {};
@@ -536,16 +648,15 @@ export class MediaRenderer {
       delays.length > 1
         ? ((await sharp(data, { animated: true, limitInputPixels: false }).metadata()).pages ?? 1)
         : 1;
-    const file = await stage(
+    return stage(
       this.options.outputDir,
       name,
       format,
       data,
       { width: info.width, height: pageHeight },
       frames,
+      this.syncs,
     );
-    this.made.set(key, file);
-    return file;
   }
 
   /**
@@ -562,17 +673,40 @@ export class MediaRenderer {
     const size = evenSize(plan.size);
     const key = renditionKey(format, size, plan.span, `:x${plan.repeat ?? 1}:q${plan.crf ?? ''}`);
     const same = this.made.get(key);
-    if (same) return this.copy(same, name);
+    if (same) return this.copy(await same, name);
+    return this.remember(key, this.encodeVideo(name, format, size, plan, ffmpegPath));
+  }
+
+  private async encodeVideo(
+    name: StoredRenditionName,
+    format: 'mp4' | 'webm',
+    size: Size,
+    plan: VideoPlan,
+    ffmpegPath: string,
+  ): Promise<RenderedFile> {
     const { pipeline, delays } = await this.select(size, plan.span);
-    const flat = format === 'mp4' ? pipeline.flatten({ background: '#000000' }) : pipeline;
-    const { data } = await flat.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    // H.264 has no alpha: flattened, its frames go as RGB (sRGB, a grey source included).
+    const flat =
+      format === 'mp4' ? pipeline.flatten({ background: '#000000' }) : pipeline.ensureAlpha();
+    const { data, info: out } = await flat
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const channels = out.channels === 3 ? 3 : 4;
     const codec: VideoCodec = format === 'mp4' ? 'h264' : 'vp8';
     const target = path.join(this.options.outputDir, `${name}.${format}.encoding`);
     try {
       const encoded = await encodeVideo({
         ffmpegPath,
         codec,
-        frames: { data, width: size.width, height: size.height, frames: delays.length, delays },
+        frames: {
+          data,
+          channels,
+          width: size.width,
+          height: size.height,
+          frames: delays.length,
+          delays,
+        },
         outputFile: target,
         repeat: plan.repeat,
         crf: plan.crf,
@@ -580,16 +714,15 @@ export class MediaRenderer {
         memoryLimitBytes: this.options.videoMemoryBytes,
         runningPids: this.options.encoderPids,
       });
-      const file = await stage(
+      return await stage(
         this.options.outputDir,
         name,
         format,
         await fs.readFile(target),
         size,
         encoded.frames,
+        this.syncs,
       );
-      this.made.set(key, file);
-      return file;
     } finally {
       await fs.rm(target, { force: true });
     }
@@ -600,12 +733,15 @@ export class MediaRenderer {
     if (file.name === name) return file;
     const target = path.join(this.options.outputDir, `${name}.${file.format}`);
     await fs.copyFile(file.file, target);
+    flushLater(this.syncs, target);
     return { ...file, name, file: target };
   }
 
   /** Drops a staged candidate that was not kept. */
   private async discard(file: RenderedFile): Promise<void> {
-    for (const [key, made] of this.made) if (made === file) this.made.delete(key);
+    const key = this.keyOf.get(file);
+    if (key !== undefined) this.made.delete(key);
+    this.keyOf.delete(file);
     await fs.rm(file.file, { force: true });
   }
 
@@ -633,7 +769,15 @@ export class MediaRenderer {
     const isImage = format === 'gif' || format === 'webp';
     if (name === 'original') {
       if (format === info.format) {
-        return stage(this.options.outputDir, name, format, this.bytes, this.fullSize, info.frames);
+        return stage(
+          this.options.outputDir,
+          name,
+          format,
+          this.bytes,
+          this.fullSize,
+          info.frames,
+          this.syncs,
+        );
       }
       if (isImage) return this.renderImage(name, format, this.fullSize);
       if (isVideo) return this.renderVideo(name, format, { size: this.videoSize(), span: 'all' });
@@ -865,18 +1009,19 @@ export class MediaRenderer {
       this.work = this.full;
       return;
     }
-    // The largest of the small renditions decides the working size.
-    const scale = Math.min(
-      1,
-      Math.max(
-        namedSizes.tiny(fullSize).width / info.width,
-        namedSizes.fixed_width(fullSize).width / info.width,
-        namedSizes.fixed_height(fullSize).height / info.height,
-      ),
-    );
+    // The small renditions to make decide the working size, each dimension the largest of
+    // theirs: the largest (`fixed_height` of a wide item, the one `fixed_width` and
+    // `fixed_height` of a square one) is then made from it as it is, without a second resize.
+    // `tiny`, wider than `fixed_width`, counts only when it is made (later).
+    const sized = wanted
+      .map(({ name }) => name)
+      .filter((name): name is SizedName => name in namedSizes);
+    const sizes = (
+      sized.length > 0 ? sized : (['tiny', 'fixed_width', 'fixed_height'] as const)
+    ).map((name) => namedSizes[name](fullSize));
     const working = {
-      width: Math.max(1, Math.round(info.width * scale)),
-      height: Math.max(1, Math.round(info.height * scale)),
+      width: Math.max(...sizes.map((size) => size.width)),
+      height: Math.max(...sizes.map((size) => size.height)),
     };
     if (rawBytes(working) <= RAW_BUDGET_BYTES) this.work = await this.decode(working);
   }
@@ -884,17 +1029,30 @@ export class MediaRenderer {
   /** The renditions of a phase (default: all), written into the staging folder. */
   async render(phase: RenderPhase = this.options.phase ?? 'all'): Promise<RenderedFile[]> {
     const wanted = renditionsFor(this.kind, phase);
-    await this.prepare(wanted);
-    const files: RenderedFile[] = [];
+    let made: Array<PromiseSettledResult<RenderedFile | undefined>> = [];
+    let flushed: unknown[] = [];
     try {
-      for (const { name, format } of wanted) {
-        const file = await this.get(name, format);
-        if (file) files.push(file);
-      }
+      await this.prepare(wanted);
+      // Started in the plan's order, so which of two identical renditions is encoded and which
+      // copies it does not depend on timing. Settled, all of them: nothing of this file is
+      // still running when its result (or error) goes back.
+      const limit = pLimit(Math.max(1, this.options.parallelism ?? 1));
+      made = await Promise.allSettled(
+        wanted.map(({ name, format }) => limit(() => this.get(name, format))),
+      );
     } finally {
       this.full = undefined;
       this.work = undefined;
+      // Every file is on disk (or failed to be) before the staging folder is handed on.
+      flushed = await Promise.all(this.syncs.splice(0));
     }
+    const files: RenderedFile[] = [];
+    for (const result of made) {
+      if (result.status === 'rejected') throw result.reason;
+      if (result.value) files.push(result.value);
+    }
+    const failure = flushed.find((error) => error !== undefined);
+    if (failure !== undefined) throw failure;
     return files;
   }
 
