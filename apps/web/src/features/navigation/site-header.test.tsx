@@ -42,7 +42,8 @@ function renderHeader(session: typeof testUser | null, url = '/') {
 async function openUserMenu() {
   const user = userEvent.setup();
   await user.click(await screen.findByRole('button', { name: /^Account menu for/ }, slow));
-  const menu = await screen.findByRole('menu');
+  // The menu's code is downloaded on first use: as slow as the first paint on a busy machine.
+  const menu = await screen.findByRole('menu', undefined, slow);
   return { user, menu };
 }
 
@@ -118,7 +119,7 @@ describe('header, signed in, medium and large screens', () => {
     const { router } = renderHeader(testUser);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
-    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' }, slow);
     await user.click(await within(dialog).findByRole('link', { name: 'Reactions' }, slow));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/reactions');
@@ -130,7 +131,7 @@ describe('header, signed in, medium and large screens', () => {
     const user = userEvent.setup();
     const button = await screen.findByRole('button', { name: 'Categories' }, slow);
     await user.click(button);
-    await screen.findByRole('dialog', { name: 'Categories' });
+    await screen.findByRole('dialog', { name: 'Categories' }, slow);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(button).toHaveFocus());
@@ -140,7 +141,7 @@ describe('header, signed in, medium and large screens', () => {
     const { router } = renderHeader(testUser, '/favorite');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
-    await screen.findByRole('dialog', { name: 'Categories' });
+    await screen.findByRole('dialog', { name: 'Categories' }, slow);
     await router.navigate('/');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
@@ -169,7 +170,7 @@ describe('header, signed in, small screens', () => {
     ]);
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Categories' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' }, slow);
     expect(await within(dialog).findByRole('link', { name: 'Reactions' }, slow)).toBeVisible();
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
@@ -184,7 +185,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
 
-    expect(await screen.findByText('Logged Out')).toBeInTheDocument();
+    expect(await screen.findByText('Logged Out', undefined, slow)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
     expect(screen.getByRole('heading', { name: 'Landing screen' })).toBeInTheDocument();
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
@@ -199,7 +200,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Sign out everywhere' }));
 
-    expect(await screen.findByText('Signed out everywhere')).toBeInTheDocument();
+    expect(await screen.findByText('Signed out everywhere', undefined, slow)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
     expect(calls).toHaveLength(1);
@@ -225,7 +226,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
 
-    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
+    expect(await screen.findByText('Something went wrong', undefined, slow)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/favorite');
     expect(queryClient.getQueryData(['auth', 'me'])).toEqual(testUser);
     expect(screen.queryByText('Logged Out')).not.toBeInTheDocument();
