@@ -1,4 +1,3 @@
-import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import type { SessionUser } from '@sticky/contracts';
 import Fastify from 'fastify';
@@ -6,6 +5,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
 import { hostCheckPlugin } from './plugins/host-check.ts';
@@ -91,8 +91,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);
   await app.register(securityHeadersPlugin);
-  // Text answers (the SPA's scripts above all) go out compressed to clients that accept it.
-  await app.register(compress, { encodings: ['br', 'gzip'] });
+  await registerCompression(app);
   await app.register(cookie, { secret: deps.sessionSecret });
   await app.register(rateLimitPlugin, { timeWindowMs: options.rateLimitWindowMs });
   await app.register(sessionsPlugin);

@@ -13,12 +13,20 @@ describe('compressed answers', () => {
   const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
   const script = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};\n`;
   const image = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 7)]);
+  const builtBrotli = zlib.brotliCompressSync(script, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+  });
+  const builtGzip = zlib.gzipSync(script, { level: 9 });
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(distDir, 'assets'));
     fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Sticky</title>');
     fs.writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), script);
     fs.writeFileSync(path.join(distDir, 'assets', 'still-1234.gif'), image);
+    // What the web build writes beside a script (apps/web/build/precompress-assets.ts).
+    fs.writeFileSync(path.join(distDir, 'assets', 'built-1234.js'), script);
+    fs.writeFileSync(path.join(distDir, 'assets', 'built-1234.js.br'), builtBrotli);
+    fs.writeFileSync(path.join(distDir, 'assets', 'built-1234.js.gz'), builtGzip);
     testApp = await createTestApp(
       { STICKY_API_KEYS: 'compression-key-0123456789abcdefghijk' },
       { webDistDir: distDir },
@@ -44,6 +52,26 @@ describe('compressed answers', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.rawPayload.length).toBeLessThan(script.length / 4);
     expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends the files the build compressed as they are, with no work per request', async () => {
+    for (const [accepted, encoding, file] of [
+      ['gzip, deflate, br', 'br', builtBrotli],
+      ['gzip', 'gzip', builtGzip],
+    ] as const) {
+      const response = await testApp.app.inject({
+        url: '/assets/built-1234.js',
+        headers: { 'accept-encoding': accepted },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers['content-type']).toMatch(/javascript/);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.rawPayload.equals(file)).toBe(true);
+    }
+    const plain = await testApp.app.inject({ url: '/assets/built-1234.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
   });
 
   it('sends /v1 JSON gzip-compressed when only gzip is accepted', async () => {

@@ -22,6 +22,7 @@ import {
   parseItemPath,
   renderPreviewTags,
 } from '../unfurl/item-preview.ts';
+import { dynamicCompression } from '../plugins/compression.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
 export const webDistDir = path.resolve(
@@ -169,10 +170,12 @@ async function sendCompressed(request: FastifyRequest, reply: FastifyReply, body
   reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
   const accepted = acceptedEncodings(request);
   if (accepted.has('br')) {
-    const options = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
-    return reply.header('content-encoding', 'br').send(await brotliCompress(body, options));
+    const compressed = await brotliCompress(body, dynamicCompression.brotli);
+    return reply.header('content-encoding', 'br').send(compressed);
   }
-  if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(await gzip(body));
+  if (accepted.has('gzip')) {
+    return reply.header('content-encoding', 'gzip').send(await gzip(body, dynamicCompression.gzip));
+  }
   return reply.send(body);
 }
 
@@ -189,6 +192,8 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       root: distDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each script and style (apps/web/build).
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header(
