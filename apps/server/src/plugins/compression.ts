@@ -1,6 +1,10 @@
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const brotliCompress = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 /**
  * How answers made per request are compressed: Brotli at quality 1 and gzip at level 1. For a
@@ -20,4 +24,55 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     brotliOptions: dynamicCompression.brotli,
     zlibOptions: dynamicCompression.gzip,
   });
+}
+
+/** The codings a request accepts, by name, with a q-value above 0. */
+export function acceptedEncodings(request: FastifyRequest): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of String(request.headers['accept-encoding'] ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    if (name && (q === undefined || Number(q) > 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
+/** A JSON answer sent many times while it is kept, and its compressed forms once made. */
+export interface KeptJson {
+  json: string;
+  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+}
+
+export const keepJson = (json: string): KeptJson => ({ json, encoded: {} });
+
+/** Kept answers are compressed once: they can afford closer to the usual settings. */
+const keptCompression = {
+  brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  gzip: { level: 6 },
+} as const;
+
+/**
+ * Sends a kept answer (a trending page everyone asks for) compressed as the request accepts,
+ * compressing it once for every request while it is kept: at a few thousand requests a
+ * second, compressing each would cost more than everything else.
+ */
+export async function sendKeptJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kept: KeptJson,
+): Promise<FastifyReply> {
+  const vary = reply.getHeader('vary');
+  reply
+    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+    .type('application/json; charset=utf-8');
+  const accepted = acceptedEncodings(request);
+  if (accepted.has('br')) {
+    kept.encoded.br ??= brotliCompress(kept.json, keptCompression.brotli);
+    return reply.header('content-encoding', 'br').send(await kept.encoded.br);
+  }
+  if (accepted.has('gzip')) {
+    kept.encoded.gzip ??= gzip(kept.json, keptCompression.gzip);
+    return reply.header('content-encoding', 'gzip').send(await kept.encoded.gzip);
+  }
+  return reply.send(kept.json);
 }

@@ -85,6 +85,36 @@ describe('compressed answers', () => {
     expect(body.data).toHaveLength(10);
   });
 
+  it('compresses a kept trending page once for everyone, and a new one after a change', async () => {
+    const url = '/v1/gifs/trending?api_key=compression-key-0123456789abcdefghijk&limit=5';
+    const ask = (encoding: string) =>
+      testApp.app.inject({ url, headers: { 'accept-encoding': encoding } });
+    const first = await ask('br, gzip');
+    const second = await ask('gzip, deflate, br');
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+    // The very same bytes: compressed once, not per request.
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    const decoded = JSON.parse(zlib.brotliDecompressSync(first.rawPayload).toString());
+    expect(decoded.data).toHaveLength(5);
+    expect(decoded.meta.response_id).toMatch(/^[0-9a-f]{40}$/);
+    const gzipped = await ask('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gzipped.rawPayload).toString())).toEqual(decoded);
+    const plain = await ask('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.body)).toEqual(decoded);
+
+    await insertCatalogItems(testApp.database, [
+      { title: 'Brand new cat', tags: ['cat'], trendScore: 1_000 },
+    ]);
+    await expect
+      .poll(async () => {
+        const body = (await ask('br')).rawPayload;
+        return JSON.parse(zlib.brotliDecompressSync(body).toString()).data[0].title;
+      })
+      .toBe('Brand new cat');
+  });
+
   it('leaves answers alone for clients that do not ask, and images always', async () => {
     const plain = await testApp.app.inject('/assets/app-1234.js');
     expect(plain.headers['content-encoding']).toBeUndefined();

@@ -22,7 +22,7 @@ import {
   parseItemPath,
   renderPreviewTags,
 } from '../unfurl/item-preview.ts';
-import { dynamicCompression } from '../plugins/compression.ts';
+import { acceptedEncodings, dynamicCompression } from '../plugins/compression.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
 export const webDistDir = path.resolve(
@@ -148,17 +148,6 @@ function insertIntoHead(html: string, content: string): string {
 
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-
-/** The codings a request accepts, by name, with a q-value above 0. */
-function acceptedEncodings(request: FastifyRequest): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of String(request.headers['accept-encoding'] ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
-    if (name && (q === undefined || Number(q) > 0)) accepted.add(name);
-  }
-  return accepted;
-}
 
 /**
  * Brotli or gzip, as the request accepts. The not-found handler that serves the pages is no

@@ -20,6 +20,9 @@ import { listRelatedItemIds } from '../../catalog/query/related.ts';
 import { searchItemIds } from '../../catalog/query/search.ts';
 import { serializeItems, serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
+import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
+import { keepJson, sendKeptJson } from '../../plugins/compression.ts';
+import type { KeptJson } from '../../plugins/compression.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { requesterOf } from '../../catalog/requester.ts';
 import { searchTextItemIds } from '../../catalog/text/text-search.ts';
@@ -52,6 +55,9 @@ const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
+  // Each kept trending page's envelope, made once (pages are kept per type, rating, limit and
+  // offset: one envelope each); it goes when the page does.
+  const trendingEnvelopes = new WeakMap<TrendingPage, KeptJson>();
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
@@ -68,9 +74,15 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const params = request.query;
-        // Kept serialized while the catalog is unchanged (trending-pages.ts): sent as is.
+        // Kept serialized while the catalog is unchanged (trending-pages.ts), and its envelope
+        // compressed once: sent as is. A kept page carries the response_id it was made with.
         const page = await readTrendingPage(deps, { ...params, types });
-        return sendJson(reply, listEnvelopeJson(page.data, page.totalCount, params.offset));
+        let envelope = trendingEnvelopes.get(page);
+        if (!envelope) {
+          envelope = keepJson(listEnvelopeJson(page.data, page.totalCount, params.offset));
+          trendingEnvelopes.set(page, envelope);
+        }
+        return sendKeptJson(request, reply, envelope);
       },
     );
 
