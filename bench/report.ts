@@ -527,8 +527,12 @@ function beforeAfterWebTable(r: WebBenchResult, commit: string): string {
     );
     ratioRow(`${page}: everything`, before.totalBytes, after.totalBytes, fmtKb);
     ratioRow(`${page}: their originals`, before.originalBytes, after.originalBytes, fmtKb);
-    const shared = (after.itemIds ?? []).filter((id) => before.itemIds?.includes(id)).length;
-    notes.push(`\`${after.url}\` showed ${shared} of the same ${after.items} items on both`);
+    const shared = (after.itemSha256s ?? []).filter((sha) =>
+      before.itemSha256s?.includes(sha),
+    ).length;
+    notes.push(
+      `\`${after.url}\`: ${shared} of the ${after.items} items shown were the same files on both`,
+    );
   }
   for (const after of r.lighthouse.runs) {
     const before = comparison.lighthouse.find((entry) => entry.page === after.page);
@@ -551,7 +555,7 @@ function beforeAfterWebTable(r: WebBenchResult, commit: string): string {
     );
   }
   return (
-    `**Before and after**: ${comparison.commit}'s server (before; its catalog made by its own CLI import of the same files: ${escapeMarkdown(comparison.import.summary)}, ${comparison.import.seconds} s) and this commit's, ${commit} (after), the same pages measured in turn:\n\n` +
+    `**Before and after**: ${comparison.commit}'s server (before) and this commit's, ${commit} (after), the same pages measured in turn; the baseline's catalog is the same files through its own CLI import (“${escapeMarkdown(comparison.import.summary.replace(/\.$/, ''))}”; ${comparison.import.seconds} s until it exited):\n\n` +
     table(
       ['figure', `before (${comparison.commit})`, `after (${commit})`, 'after ÷ before'],
       rows,

@@ -74,8 +74,11 @@ export interface PageWeight {
   videoTiles: number;
   /** Media requests that failed or were cancelled (their bytes cannot be read). */
   failedMediaRequests: number;
-  /** The items shown, in order (to tell whether two servers showed the same ones). */
-  itemIds?: string[];
+  /**
+   * The sha256 of the items shown, in the order shown: ids are drawn at import, so two
+   * servers' catalogs of the same files tell their items apart by content.
+   */
+  itemSha256s?: string[];
 }
 
 export interface LighthouseRun {
@@ -350,8 +353,14 @@ async function measurePageWeight(
     await Promise.all(pending);
     const shownSources = new Set(shown.flatMap((tile) => tile.sources));
     const ids = shown.map((tile) => tile.href.split('/').pop()!.split('-').pop()!);
-    const originals = await server.database.pool.query<{ bytes: string; count: string }>(
-      'SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS count FROM items WHERE id = ANY($1)',
+    const originals = await server.database.pool.query<{
+      bytes: string;
+      count: string;
+      sha256s: string[];
+    }>(
+      `SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS count,
+         coalesce(array_agg(sha256 ORDER BY array_position($1::text[], id)), '{}') AS sha256s
+       FROM items WHERE id = ANY($1)`,
       [ids],
     );
     if (Number(originals.rows[0]!.count) !== count) {
@@ -385,7 +394,7 @@ async function measurePageWeight(
         tile.sources.some((source) => /\.(mp4|webm)$/.test(source)),
       ).length,
       failedMediaRequests: failedMedia.filter((url) => shownSources.has(url)).length,
-      itemIds: ids,
+      itemSha256s: originals.rows[0]!.sha256s,
     };
   } finally {
     await context.close();
