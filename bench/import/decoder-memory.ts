@@ -75,20 +75,17 @@ function readRssBytes(pid: number): number {
   }
 }
 
-function isDecoder(pid: number, known: Map<number, boolean>): boolean {
-  let decoder = known.get(pid);
-  if (decoder === undefined) {
-    try {
-      decoder = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('media-worker');
-    } catch {
-      return false;
-    }
-    // A decoder starts as `sh -c "ulimit …; exec node …"`: ask again until it is node.
-    if (decoder || !fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('sh')) {
-      known.set(pid, decoder);
-    }
+function isDecoder(pid: number, known: Set<number>): boolean {
+  if (known.has(pid)) return true;
+  try {
+    // Asked again until it says so: a child is first a copy of its parent, then `sh -c …
+    // exec node … media-worker.ts`, and only then the decoder, under the same pid.
+    if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('media-worker')) return false;
+  } catch {
+    return false;
   }
-  return decoder;
+  known.add(pid);
+  return true;
 }
 
 /**
@@ -98,7 +95,7 @@ function isDecoder(pid: number, known: Map<number, boolean>): boolean {
  */
 export function watchDecoderMemory(rootPid: number, intervalMs = 100) {
   const decoders = new Map<number, DecoderMemory>();
-  const known = new Map<number, boolean>();
+  const known = new Set<number>();
   const visit = (pid: number) => {
     for (const child of readChildren(pid)) {
       if (isDecoder(child, known)) {

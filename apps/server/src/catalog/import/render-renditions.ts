@@ -8,6 +8,7 @@ import type { Sharp, WebpOptions } from 'sharp';
 import { hashContent } from '../media-paths.ts';
 import type { MediaFormat } from '../media-paths.ts';
 import { encodeVideo, playedDelayMs } from './encode-video.ts';
+import { isGifNeverCleared } from './gif-disposal.ts';
 import type { VideoCodec } from './encode-video.ts';
 import type { MediaInfo } from './inspect-media.ts';
 import { renditionsFor } from './rendition-plan.ts';
@@ -256,12 +257,13 @@ const RAW_BUDGET_BYTES = 768 * 1024 * 1024;
 
 /**
  * Full-size frames decoded at once before the repeats among them are dropped and resized. An
- * animation whose frames all fit in DECODE_WHOLE_BYTES is decoded in one go: each slice reopens
- * the file, and a GIF's decoder may have to decode every frame before the slice's first again
- * (five slices of a 512 px, 72-frame emoji cost twice its decoding). A longer one goes in
- * slices under glibc's largest mmap threshold (32 MB), each reusing the memory of the one before
- * instead of faulting in fresh pages: 64 MB slices spent a quarter of a screen recording's
- * decoding in the kernel; 16 MB ones cost 16 % less CPU over ../shared/data/gifs' recordings.
+ * animation whose frames all fit in DECODE_WHOLE_BYTES is decoded in one go (decodeWhole): each
+ * slice reopens the file, and a GIF's decoder may have to decode every frame before the slice's
+ * first again (five slices of a 512 px, 72-frame emoji cost twice its decoding). A longer one
+ * goes in slices under glibc's largest mmap threshold (32 MB), each reusing the memory of the
+ * one before instead of faulting in fresh pages: 64 MB slices spent a quarter of a screen
+ * recording's decoding in the kernel; 16 MB ones cost 16 % less CPU over ../shared/data/gifs'
+ * recordings.
  */
 const DECODE_SLICE_BYTES = 16 * 1024 * 1024;
 const DECODE_WHOLE_BYTES = 128 * 1024 * 1024;
@@ -458,24 +460,31 @@ export class MediaRenderer {
     const parts: Buffer[] = [];
     const keptDelays: number[] = [];
     let previous: Buffer | undefined;
-    // Checked on the small frames only: on full-size ones, checking and dropping the channel
-    // would cost more than it saves.
-    let isOpaque = size.width * size.height <= MAX_OPACITY_CHECK_PIXELS;
+    // A GIF whose first frame is opaque and whose frames never clear the canvas shows no
+    // transparency (gif-disposal.ts): decoded as RGB, its frames are compared and resized
+    // without an alpha channel (resizing RGBA premultiplies it in floating point, four times
+    // the work).
+    const isRgb = await this.isKnownOpaque();
+    const isWhole = info.width * info.height * 4 * info.frames <= DECODE_WHOLE_BYTES;
+    if (isWhole && !isRgb) return this.decodeWhole(size);
+    // Otherwise checked on the small frames only: on full-size ones, checking and dropping the
+    // channel would cost more than it saves.
+    let isOpaque = isRgb || size.width * size.height <= MAX_OPACITY_CHECK_PIXELS;
     // Decoded as the file has it (RGB when it has no transparency): adding the alpha channel
     // to every frame of a large recording costs more than decoding it; only kept frames get one.
-    const isWhole = info.width * info.height * 4 * info.frames <= DECODE_WHOLE_BYTES;
     let slice = isWhole
       ? info.frames
       : Math.max(1, Math.floor(DECODE_SLICE_BYTES / (info.width * info.height * 4)));
     for (let page = 0; page < info.frames; page += slice) {
       const pages = Math.min(slice, info.frames - page);
-      const { data, info: decodedInfo } = await sharp(this.bytes, {
+      const decoder = sharp(this.bytes, {
         page,
         pages,
         animated: pages > 1,
         limitInputPixels: info.width * info.height * pages + 1,
         failOn: 'error',
-      })
+      });
+      const { data, info: decodedInfo } = await (isRgb ? decoder.removeAlpha() : decoder)
         .raw()
         .toBuffer({ resolveWithObject: true });
       const channels = decodedInfo.channels;
@@ -524,8 +533,8 @@ export class MediaRenderer {
           kernel: 'lanczos2',
         });
       }
-      const part = await pipeline.ensureAlpha().raw().toBuffer();
-      if (isOpaque && !isOpaqueRgba(part)) isOpaque = false;
+      const part = await (isRgb ? pipeline : pipeline.ensureAlpha()).raw().toBuffer();
+      if (!isRgb && isOpaque && !isOpaqueRgba(part)) isOpaque = false;
       parts.push(part);
     }
     if (keptDelays.length === 0) throw new Error('no frames could be decoded');
@@ -533,12 +542,68 @@ export class MediaRenderer {
       data: parts.length === 1 ? parts[0]! : Buffer.concat(parts),
       width: size.width,
       pageHeight: size.height,
+      channels: isRgb ? 3 : 4,
       frames: keptDelays.length,
       delays: keptDelays,
     };
-    if (!isOpaque) return frames;
+    if (isRgb || !isOpaque) return frames;
+    return MediaRenderer.dropAlpha(frames);
+  }
+
+  /**
+   * A short animation (all its frames within DECODE_WHOLE_BYTES) decoded and resized in one
+   * pipeline: its full-size frames never sit in memory (faulting in 75 MB of fresh pages cost
+   * a 512 px emoji a quarter of its decoding), and repeats are merged once resized (a short
+   * animation has few).
+   */
+  private async decodeWhole(size: Size): Promise<RawFrames> {
+    const { info } = this;
+    let pipeline = sharp(this.bytes, {
+      animated: true,
+      limitInputPixels: info.width * info.height * info.frames + 1,
+      failOn: 'error',
+    });
+    if (size.width !== info.width || size.height !== info.height) {
+      pipeline = pipeline.resize({
+        width: size.width,
+        height: size.height,
+        fit: 'fill',
+        kernel: 'lanczos2',
+      });
+    }
+    const data = await pipeline.ensureAlpha().raw().toBuffer();
+    const frames = mergeRepeatedFrames({
+      data,
+      width: size.width,
+      pageHeight: size.height,
+      channels: 4,
+      frames: Math.floor(data.length / (size.width * size.height * 4)),
+      delays: this.sourceDelays,
+    });
+    if (frames.frames === 0) throw new Error('no frames could be decoded');
+    const isOpaque =
+      size.width * size.height <= MAX_OPACITY_CHECK_PIXELS && isOpaqueRgba(frames.data);
+    return isOpaque ? MediaRenderer.dropAlpha(frames) : frames;
+  }
+
+  /** RGBA frames whose every pixel is opaque, as RGB. */
+  private static async dropAlpha(frames: RawFrames): Promise<RawFrames> {
     const rgb = await MediaRenderer.fromRaw(frames, frames.frames).removeAlpha().raw().toBuffer();
     return { ...frames, data: rgb, channels: 3 };
+  }
+
+  /** Whether every frame of the file is opaque, as its structure and first frame tell. */
+  private async isKnownOpaque(): Promise<boolean> {
+    const { info } = this;
+    if (info.format !== 'gif' || !isGifNeverCleared(this.bytes)) return false;
+    const first = await sharp(this.bytes, {
+      pages: 1,
+      limitInputPixels: info.width * info.height + 1,
+      failOn: 'error',
+    })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return first.info.channels === 3 || (first.info.channels === 4 && isOpaqueRgba(first.data));
   }
 
   private static fromRaw(raw: RawFrames, frames: number): Sharp {
