@@ -148,9 +148,10 @@ export const items = pgTable(
     // one index per type, so a word common in one type is never read for another.
     ...(['gif', 'sticker', 'text'] as const).flatMap((type) => {
       const isListableOfType = sql.raw(`type = '${type}' AND is_indexable AND NOT is_dynamic`);
-      // With the popularity tier beside each (as a one-element array, which GIN indexes), so
-      // one index scan intersects a word's items with the tiers a slice asks for.
-      const tier = sql`(ARRAY[popularity_tier])`;
+      // With the popularity tier beside each, as the tier's keys at five granularities
+      // (sticky_tier_keys, migration 0012), so one index scan intersects a word's items with
+      // the tiers a slice asks for, named in a handful of keys whatever the slice's width.
+      const tier = sql`sticky_tier_keys(popularity_tier)`;
       return [
         index(`items_${type}_search_tier_idx`)
           .using('gin', t.searchVector, tier)

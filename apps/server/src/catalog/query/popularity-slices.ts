@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import { itemTypeSchema } from '@sticky/contracts';
 import type { CatalogDeps, ItemType } from './items.ts';
 
 /**
  * How a ranking reads a bounded part of the catalog however large it is (docs/catalog.md,
  * "Search"): items carry a coarse popularity tier (items.popularity_tier, migration 0012),
- * indexed beside their search vectors and tags, and a ranking reads the catalog in slices of
+ * indexed (as keys at five granularities) beside their search vectors and tags, and a ranking reads the catalog in slices of
  * tiers, most popular first, each slice larger than the last, until it has what it needs.
  * The index intersects a word's items with a slice's tiers, so a slice costs the matches in
  * it, not the items in it.
@@ -203,24 +204,29 @@ export function createPopularityScales(options: { now?: () => number } = {}): Po
 }
 
 /**
- * The condition that keeps an item (alias `i`) in a slice. A bounded slice names its tiers
- * (`ARRAY[popularity_tier] && …`), which the tier indexes answer together with the words or
- * tags: the top one up to the highest tier there is now (read from the trend index), so no
- * item above the scale's sample is missed. The last slice, open below, only excludes the
- * tiers read before: its words alone are rare enough to read whole.
+ * The condition that keeps an item (alias `i`) in a slice. A bounded slice names its tiers by
+ * their keys (sticky_tier_range_keys, migration 0012: a handful whatever the slice's width),
+ * which the tier indexes answer together with the words or tags; the top one reaches up to the
+ * highest tier there is now (read from the trend index), so no item above the scale's sample
+ * is missed. The last slice, open below, only excludes the tiers read before: its words alone
+ * are rare enough to read whole.
  */
 export function sliceSql(slice: Slice, types: readonly ItemType[] | undefined): SQL {
   const { lower, upper } = slice;
   if (lower === undefined) {
     return upper === undefined ? sql`` : sql` AND i.popularity_tier < ${upper}`;
   }
-  const highest =
+  // One index probe per type (items_type_trend_idx): the trend index leads with the type.
+  const highestOf = (type: ItemType) =>
+    sql`(SELECT max(trend_score) FROM items WHERE type = ${type})`;
+  const above =
     upper === undefined
-      ? sql`(SELECT coalesce(floor(max(trend_score) * 2)::int * 4 + 3, -1) FROM items${
-          types ? sql` WHERE type IN (${typeListSql(types)})` : sql``
-        })`
-      : sql`${upper - 1}::int`;
-  return sql` AND ARRAY[i.popularity_tier] && ARRAY(SELECT generate_series(${lower}::int, ${highest})::smallint)`;
+      ? sql`coalesce(floor(greatest(${sql.join(
+          (types ?? itemTypeSchema.options).map(highestOf),
+          sql`, `,
+        )}) * 2)::int * 4 + 4, 0)`
+      : sql`${upper}::int`;
+  return sql` AND sticky_tier_keys(i.popularity_tier) && sticky_tier_range_keys(${lower}::int, ${above})`;
 }
 
 /** One fixed order of ids: the tie-break every ranking ends with. */
