@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isGifNeverCleared } from './gif-disposal.ts';
+import { extractFirstGifFrame, isGifNeverCleared } from './gif-blocks.ts';
 import { inspectMedia } from './inspect-media.ts';
 import { MediaRenderer } from './render-renditions.ts';
 
@@ -97,6 +97,39 @@ describe('isGifNeverCleared', () => {
     expect(isGifNeverCleared(unknownBlock)).toBe(false);
     expect(isGifNeverCleared(Buffer.from('RIFF0000WEBPVP8 '))).toBe(false);
     expect(isGifNeverCleared(Buffer.alloc(0))).toBe(false);
+  });
+});
+
+describe('extractFirstGifFrame', () => {
+  const decodeFirst = (gif: Buffer) =>
+    sharp(gif, { pages: 1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+
+  it('copies a GIF’s first frame into a GIF of its own, the same picture', async () => {
+    for (const disposal of [1, 2]) {
+      const gif = await twoFrames(disposal);
+      const still = extractFirstGifFrame(gif)!;
+      expect(still.length).toBeLessThan(gif.length);
+      const metadata = await sharp(still).metadata();
+      expect([metadata.format, metadata.width, metadata.height, metadata.pages ?? 1]).toEqual([
+        'gif',
+        240,
+        240,
+        1,
+      ]);
+      const [copied, decoded] = await Promise.all([decodeFirst(still), decodeFirst(gif)]);
+      expect(copied.data.equals(decoded.data)).toBe(true);
+    }
+  });
+
+  it('copies nothing when the first frame does not cover the screen, or the file is unreadable', async () => {
+    const partial = await buildGif(240, 240, [
+      { colour: '#ff0000', width: 120, height: 240, left: 0, top: 0, disposal: 1 },
+      { colour: '#0000ff', width: 240, height: 240, left: 0, top: 0, disposal: 1 },
+    ]);
+    expect(extractFirstGifFrame(partial)).toBeUndefined();
+    const gif = await twoFrames(1);
+    expect(extractFirstGifFrame(gif.subarray(0, 40))).toBeUndefined();
+    expect(extractFirstGifFrame(Buffer.from('not a gif at all'))).toBeUndefined();
   });
 });
 

@@ -8,7 +8,7 @@ import type { Sharp, WebpOptions } from 'sharp';
 import { hashContent } from '../media-paths.ts';
 import type { MediaFormat } from '../media-paths.ts';
 import { encodeVideo, playedDelayMs } from './encode-video.ts';
-import { isGifNeverCleared } from './gif-disposal.ts';
+import { extractFirstGifFrame, isGifNeverCleared } from './gif-blocks.ts';
 import type { VideoCodec } from './encode-video.ts';
 import type { MediaInfo } from './inspect-media.ts';
 import { renditionsFor } from './rendition-plan.ts';
@@ -461,7 +461,7 @@ export class MediaRenderer {
     const keptDelays: number[] = [];
     let previous: Buffer | undefined;
     // A GIF whose first frame is opaque and whose frames never clear the canvas shows no
-    // transparency (gif-disposal.ts): decoded as RGB, its frames are compared and resized
+    // transparency (gif-blocks.ts): decoded as RGB, its frames are compared and resized
     // without an alpha channel (resizing RGBA premultiplies it in floating point, four times
     // the work).
     const isRgb = await this.isKnownOpaque();
@@ -793,6 +793,24 @@ export class MediaRenderer {
     }
   }
 
+  /**
+   * A GIF's `original_still` as its own first frame, copied (gif-blocks.ts): the same picture
+   * its decoding gives, without quantising it again. Undefined when the file does not allow it.
+   */
+  private copyFirstGifFrame(): Promise<RenderedFile> | undefined {
+    if (this.info.format !== 'gif') return undefined;
+    const key = renditionKey('gif', this.fullSize, 'first');
+    const same = this.made.get(key);
+    if (same) return same.then((file) => this.copy(file, 'original_still'));
+    const frame = extractFirstGifFrame(this.bytes);
+    if (!frame) return undefined;
+    const { outputDir } = this.options;
+    return this.remember(
+      key,
+      stage(outputDir, 'original_still', 'gif', frame, this.fullSize, 1, this.syncs),
+    );
+  }
+
   /** The same bytes under another rendition name (content addressing stores them once). */
   private async copy(file: RenderedFile, name: StoredRenditionName): Promise<RenderedFile> {
     if (file.name === name) return file;
@@ -851,6 +869,10 @@ export class MediaRenderer {
     const stillSource = stillOf[name];
     if (stillSource) {
       if (!isImage) return undefined;
+      if (name === 'original_still' && format === 'gif') {
+        const copied = await this.copyFirstGifFrame();
+        if (copied) return copied;
+      }
       // GIPHY's `_s.gif` is the first frame of its rendition, at that rendition's size.
       let size = this.fullSize;
       if (stillSource in namedSizes) size = namedSizes[stillSource as SizedName](this.fullSize);
