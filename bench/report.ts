@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import type { ImportBenchResult } from './import/index.ts';
+import type { ImportBeforeAfter } from './lib/baseline.ts';
 import type { MachineInfo } from './lib/machine.ts';
 import { benchDir, resultsDir } from './lib/paths.ts';
 import type { QualityResult, QualityScore } from './quality/index.ts';
@@ -415,6 +416,9 @@ function webSection(entry: { data: SectionFile<WebBenchResult> } | undefined): {
     parts.push('**Lighthouse**: not run (`--quick` or `--no-lighthouse`).');
   }
   if (r.beforeAfter) parts.push(beforeAfterWebTable(r, data.commit));
+  if (r.baselineError) {
+    parts.push(`No before/after: ${escapeMarkdown(r.baselineError.split('\n')[0] ?? '')}.`);
+  }
   const targets: string[][] = [];
   const worstJs = [...r.loaded].sort((a, b) => b.jsGzipBytes - a.jsGzipBytes)[0];
   for (const route of r.loaded.filter((entry) => entry.url === '/' || entry.url === '/landing')) {
@@ -564,10 +568,93 @@ function beforeAfterWebTable(r: WebBenchResult, commit: string): string {
   );
 }
 
-function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefined): string {
-  if (!entry) return '_Not run yet._';
+/** The import section's results, with the baseline's CLI beside them (`--baseline`). */
+type ImportResults = ImportBenchResult & {
+  beforeAfter?: ImportBeforeAfter;
+  baselineError?: string;
+};
+
+/** Issue 17: import files/s (2 workers, until every item is visible) ≥ 5 × the code before. */
+const importSpeedupTarget = 5;
+/** Issue 17's "today" (9dd097c, 2 workers), for a run without `--baseline`. */
+const importFilesPerSecondBefore = 0.55;
+
+function importTargets(r: ImportResults): string[][] {
+  const comparison = r.beforeAfter;
+  if (comparison) {
+    return [
+      [
+        `import files/s, ${comparison.workers} workers, until every item is visible, ÷ ${comparison.commit}'s CLI import in the same run`,
+        `≥ ${importSpeedupTarget}×`,
+        `${comparison.after.filesPerSecond} vs ${comparison.before.filesPerSecond} files/s: ${fmtRatio(comparison.speedup)}`,
+        fmtRatio(comparison.speedup / importSpeedupTarget),
+        mark(comparison.speedup >= importSpeedupTarget),
+      ],
+    ];
+  }
+  const two = r.runs.find((run) => run.workers === 2 && run.mode === 'ready-first');
+  const limit = importSpeedupTarget * importFilesPerSecondBefore;
+  return [
+    [
+      `import files/s, 2 workers, until every item is visible (no baseline in this run: ${importSpeedupTarget} × issue 17's ${importFilesPerSecondBefore})`,
+      `(≥ ${limit.toFixed(2)})`,
+      two ? `${two.filesPerSecond} files/s` : 'not measured',
+      two ? fmtRatio(two.filesPerSecond / limit) : '–',
+      two ? mark(two.filesPerSecond >= limit) : '–',
+    ],
+  ];
+}
+
+function beforeAfterImportTable(comparison: ImportBeforeAfter, commit: string): string {
+  const { before, after } = comparison;
+  return (
+    `**Before and after**: the same files, ${comparison.workers} workers, ${comparison.commit}'s own CLI (\`npm run sticky -- import\` in its work tree: every rendition made before an item is visible; timed by the CLI itself, as ours is by the import child, without the database's start: it exited after ${before.wallSeconds} s) and this commit's import until every item is visible (${commit}), one after the other in the same run. Peak RSS per worker: the largest of any one decoder process (a worker's), sampled every 100 ms:\n\n` +
+    table(
+      ['figure', `before (${comparison.commit})`, `after (${commit})`, 'after ÷ before'],
+      [
+        [
+          'files (rejected)',
+          `${before.files} (${before.rejected})`,
+          `${after.files} (${after.rejected})`,
+          '–',
+        ],
+        [
+          'seconds until every item is visible',
+          before.seconds,
+          after.seconds,
+          fmtRatio(after.seconds / before.seconds, 3),
+        ],
+        [
+          '**files/s**',
+          before.filesPerSecond,
+          after.filesPerSecond,
+          `**${fmtRatio(comparison.speedup)}**`,
+        ],
+        [
+          'peak RSS per worker (one decoder)',
+          fmtMb(before.peakWorkerRssBytes),
+          `${fmtMb(after.peakWorkerRssBytes)} (${fmtMb(after.peakWorkerWithEncodersRssBytes)} with its encoders)`,
+          fmtRatio(after.peakWorkerRssBytes / before.peakWorkerRssBytes, 3),
+        ],
+        [
+          'peak RSS, importer and decoders together',
+          fmtMb(before.peakNodeRssBytes),
+          fmtMb(after.peakNodeRssBytes),
+          fmtRatio(after.peakNodeRssBytes / before.peakNodeRssBytes, 3),
+        ],
+      ],
+    )
+  );
+}
+
+function importSection(entry: { data: SectionFile<ImportResults> } | undefined): {
+  text: string;
+  targets: string[][];
+} {
+  if (!entry) return { text: '_Not run yet._', targets: [] };
   const { data } = entry;
-  if (!data.result) return `_Failed: ${data.error?.split('\n')[0]}_ (${describeRun(data)})`;
+  if (!data.result)
+    return { text: `_Failed: ${data.error?.split('\n')[0]}_ (${describeRun(data)})`, targets: [] };
   const r = data.result;
   const one = r.runs.find((run) => run.workers === 1);
   const parts = [`_${describeRun(data)}._`];
@@ -624,6 +711,10 @@ function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefin
             .join('; ')}.`
         : ''),
   );
+  if (r.beforeAfter) parts.push(beforeAfterImportTable(r.beforeAfter, data.commit));
+  if (r.baselineError) {
+    parts.push(`No before/after: ${escapeMarkdown(r.baselineError.split('\n')[0] ?? '')}.`);
+  }
   const styles = Object.keys(r.text.byStyle);
   const phrases = [...new Set(r.text.renders.map((render) => render.phrase))];
   parts.push(
@@ -650,7 +741,7 @@ function importSection(entry: { data: SectionFile<ImportBenchResult> } | undefin
         ],
       ),
   );
-  return parts.join('\n\n');
+  return { text: parts.join('\n\n'), targets: importTargets(r) };
 }
 
 function uploadsSection(entry: { data: SectionFile<UploadBenchResult> } | undefined): string {
@@ -734,6 +825,7 @@ function machineLine(): string {
 export async function writeReadme(): Promise<string> {
   const search = searchSection(latest<SearchBenchResult>('search'));
   const web = webSection(latest<WebBenchResult>('web'));
+  const importing = importSection(latest<ImportResults>('import'));
   const notesFile = path.join(benchDir, 'notes.md');
   const notes = fs.existsSync(notesFile) ? fs.readFileSync(notesFile, 'utf8').trim() : '';
   const runOf = (entry: { data: SectionFile } | undefined) =>
@@ -741,6 +833,7 @@ export async function writeReadme(): Promise<string> {
   const targets = [
     ...search.targets.map((row) => [...row, runOf(latest('search'))]),
     ...web.targets.map((row) => [...row, runOf(latest('web'))]),
+    ...importing.targets.map((row) => [...row, runOf(latest('import'))]),
   ];
   const text = `# Sticky benchmarks
 
@@ -811,7 +904,7 @@ ${web.text}
 
 ## 3. Import and animated text
 
-${importSection(latest<ImportBenchResult>('import'))}
+${importing.text}
 
 ## 3b. Uploads
 

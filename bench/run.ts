@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runImportBench, textPhrases } from './import/index.ts';
-import { importWithBaseline, prepareBaseline } from './lib/baseline.ts';
-import type { Baseline, BaselineImport } from './lib/baseline.ts';
+import { compareImports, importWithBaseline, prepareBaseline } from './lib/baseline.ts';
+import type { Baseline, BaselineImport, ImportBeforeAfter } from './lib/baseline.ts';
 import { log } from './lib/log.ts';
 import { currentLoadAverage, describeMachine } from './lib/machine.ts';
 import type { MachineInfo } from './lib/machine.ts';
@@ -42,7 +42,7 @@ const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,sear
   --no-build       reuse apps/web/dist when it has a manifest
   --no-lighthouse  skip Lighthouse (--lighthouse runs it even with --quick)
   --baseline REF   also measure another commit in the same run, for before/after figures
-                   (search and web sections): a work tree of REF in the temporary folder with
+                   (import, web and search sections): a work tree of REF in the temporary folder with
                    its own npm ci and web build (about 3 minutes the first time, then reused),
                    its server on a database of its own. E.g. --baseline 9dd097c, the commit
                    issues 15 and 17 measured "today" at.`;
@@ -133,7 +133,8 @@ async function main(): Promise<number> {
   let baselineCatalog: BaselineImport | undefined;
   // Another commit, for before and after in the same run (the search and web sections).
   let baseline: Baseline | undefined;
-  const needsBaseline = baselineRef && (only.includes('search') || only.includes('web'));
+  const needsBaseline =
+    baselineRef && (only.includes('search') || only.includes('web') || only.includes('import'));
   if (needsBaseline) {
     log(`── baseline ${baselineRef}: preparing its work tree`);
     try {
@@ -146,7 +147,7 @@ async function main(): Promise<number> {
     }
     log(`── baseline ${baseline.commit} ready in ${baseline.root}`);
   } else if (baselineRef) {
-    log(`--baseline ${baselineRef}: only the search and web sections measure a baseline`);
+    log(`--baseline ${baselineRef}: only the import, web and search sections measure a baseline`);
   }
 
   const runSection = async <T>(section: SectionName, run: () => Promise<T>) => {
@@ -194,6 +195,11 @@ async function main(): Promise<number> {
       .slice(0, 4)
       .map((name) => path.join(gifsDir, name));
     const needsImport = only.includes('import') || only.includes('web');
+    const importBaselineCatalog = (of: Baseline) =>
+      importWithBaseline(of, isQuick ? quickFiles : [gifsDir], {
+        workers: 2,
+        timeoutMs: isQuick ? 300_000 : 1_500_000,
+      });
     if (needsImport) {
       await runSection('import', async () => {
         const { result, keptDataDir } = await runImportBench({
@@ -207,7 +213,28 @@ async function main(): Promise<number> {
           keepWorkers: only.includes('web') ? 2 : undefined,
         });
         webDataDir = keptDataDir;
-        return result;
+        if (!baseline) return result;
+        // The same files through the baseline's own CLI, after ours: its code made every
+        // rendition before an item was visible. Its catalog is then the web section's too.
+        let beforeAfter: ImportBeforeAfter | undefined;
+        let baselineError: string | undefined;
+        try {
+          baselineCatalog = await importBaselineCatalog(baseline);
+          const ours = result.runs.find((run) => run.workers === 2 && run.mode === 'ready-first');
+          if (!ours) throw new Error('no run of this commit with 2 workers to compare with');
+          beforeAfter = compareImports(baseline.commit, baselineCatalog, ours);
+          log(
+            `import: before/after, 2 workers until every item is visible: ${baseline.commit} ${beforeAfter.before.filesPerSecond} files/s; this commit ${beforeAfter.after.filesPerSecond} files/s (${beforeAfter.speedup}×)`,
+          );
+        } catch (error) {
+          baselineError = (error as Error).message.slice(0, 2000);
+          log(`import: no before/after: ${baselineError}`);
+        }
+        if (!only.includes('web') && baselineCatalog) {
+          fs.rmSync(baselineCatalog.dataDir, { recursive: true, force: true });
+          baselineCatalog = undefined;
+        }
+        return { ...result, beforeAfter, baselineError };
       });
       if (!only.includes('import') && !webDataDir) {
         // --only web: the import still has to make a catalog to show.
@@ -229,20 +256,25 @@ async function main(): Promise<number> {
     await runSection('web', async () => {
       if (!webDataDir) throw new Error('the import made no catalog to show');
       const hasManifest = fs.existsSync(path.join(webDistDir, '.vite', 'manifest.json'));
-      if (baseline) {
-        // The same files through the baseline's own import (its CLI), on its own schema.
-        baselineCatalog = await importWithBaseline(baseline, isQuick ? quickFiles : [gifsDir], {
-          workers: 2,
-          timeoutMs: isQuick ? 300_000 : 1_500_000,
-        });
+      let baselineError: string | undefined;
+      if (baseline && !baselineCatalog) {
+        // The same files through the baseline's own import (its CLI), on its own schema; a
+        // failure there leaves this commit's figures without a "before", not without figures.
+        try {
+          baselineCatalog = await importBaselineCatalog(baseline);
+        } catch (error) {
+          baselineError = (error as Error).message.slice(0, 2000);
+          log(`web: no before/after: ${baselineError}`);
+        }
       }
-      return runWebBench({
+      const result = await runWebBench({
         dataDir: webDataDir,
         build: !values['no-build'] || !hasManifest,
         lighthouse: values.lighthouse || (!values['no-lighthouse'] && !isQuick),
         firstPageItems: 25,
         baseline: baseline && baselineCatalog ? { baseline, catalog: baselineCatalog } : undefined,
       });
+      return baselineError ? { ...result, baselineError } : result;
     });
 
     await runSection('search', () =>

@@ -2,11 +2,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { watchDecoderMemory } from '../import/decoder-memory.ts';
+import type { DecodersMemory } from '../import/decoder-memory.ts';
+import type { ImportRun } from '../import/index.ts';
 import { log } from './log.ts';
 import { repoRoot } from './paths.ts';
 import { watchProcessTree } from './process-tree.ts';
 import type { TreeMemory } from './process-tree.ts';
 import { createDataDir } from './server.ts';
+import { ratioOf, round } from './stats.ts';
 
 /** Another commit of Sticky, installed and built beside this checkout. */
 export interface Baseline {
@@ -49,12 +53,25 @@ export function prepareBaseline(ref: string, options: { hasWeb?: boolean } = {})
 export interface BaselineImport {
   /** The DATA_DIR it imported into: start the baseline's server on it. */
   dataDir: string;
-  /** From the command's start until it exited: its code made every rendition before that. */
+  workers: number;
+  /** From the command's start until it exited (its database's start and migrations included). */
   seconds: number;
   /** The command's own summary line ("Imported 96, skipped 0 as duplicates, rejected 0 …"). */
   summary: string;
+  /** Read from the summary: files handled, and the seconds its import of them took. */
+  files: number;
+  imported: number;
+  rejected: number;
+  importSeconds: number;
+  /** The CLI, its decoders and PostgreSQL (bench/lib/process-tree.ts). */
   memory: TreeMemory;
+  /** Each decoder process (media-worker.ts, one per worker at a time) on its own. */
+  decoders: DecodersMemory;
 }
+
+/** The import CLI's last line (cli/import-command.ts formatSummary, unchanged since 9dd097c). */
+const summaryPattern =
+  /^Imported (\d+), skipped (\d+) as duplicates, rejected (\d+) \((\d+) files, [\d.]+ MB in ([\d.]+) s\)/;
 
 /**
  * Imports `inputs` into a fresh DATA_DIR through the baseline's own import path, its CLI
@@ -93,6 +110,7 @@ export async function importWithBaseline(
   };
   process.once('exit', killGroup);
   const watcher = watchProcessTree(child.pid!);
+  const decoderWatcher = watchDecoderMemory(child.pid!);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -103,13 +121,90 @@ export async function importWithBaseline(
   process.removeListener('exit', killGroup);
   const seconds = (performance.now() - started) / 1000;
   const memory = watcher.stop();
+  const decoders = decoderWatcher.stop();
   const summary = stdout.split('\n').find((line) => line.startsWith('Imported ')) ?? '';
-  if (code !== 0 || !summary) {
+  const parsed = summaryPattern.exec(summary);
+  if (code !== 0 || !parsed) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw new Error(
       `${baseline.commit}'s import exited with ${code}:\n${(stdout + stderr).slice(-2000)}`,
     );
   }
   log(`baseline: ${summary} (${seconds.toFixed(1)} s until it exited)`);
-  return { dataDir, seconds, summary, memory };
+  return {
+    dataDir,
+    workers: options.workers,
+    seconds,
+    summary,
+    files: Number(parsed[4]),
+    imported: Number(parsed[1]),
+    rejected: Number(parsed[3]),
+    importSeconds: Number(parsed[5]),
+    memory,
+    decoders,
+  };
+}
+
+/** Import files/s of this commit and of the baseline's CLI, same files, same workers, same run. */
+export interface ImportBeforeAfter {
+  commit: string;
+  workers: number;
+  before: {
+    files: number;
+    rejected: number;
+    /** The CLI's own time for importing (every rendition made: its items were then visible). */
+    seconds: number;
+    filesPerSecond: number;
+    /** Until the CLI exited, its database's start included. */
+    wallSeconds: number;
+    /** Largest RSS of one decoder (one worker's process). */
+    peakWorkerRssBytes: number;
+    /** Largest sum over the CLI and its decoders at one moment (PostgreSQL apart). */
+    peakNodeRssBytes: number;
+  };
+  after: {
+    files: number;
+    rejected: number;
+    /** Until every item is visible (its ready renditions made). */
+    seconds: number;
+    filesPerSecond: number;
+    peakWorkerRssBytes: number;
+    /** With the encoders (ffmpeg) it ran. */
+    peakWorkerWithEncodersRssBytes: number;
+    peakNodeRssBytes: number;
+  };
+  /** after ÷ before files/s (issue 17: at least 5). */
+  speedup: number;
+}
+
+/** This commit's run with the baseline's workers (until every item is visible) beside its CLI's. */
+export function compareImports(
+  commit: string,
+  before: BaselineImport,
+  after: ImportRun,
+): ImportBeforeAfter {
+  const beforeFilesPerSecond = before.files / before.importSeconds;
+  return {
+    commit,
+    workers: before.workers,
+    before: {
+      files: before.files,
+      rejected: before.rejected,
+      seconds: before.importSeconds,
+      filesPerSecond: round(beforeFilesPerSecond, 3),
+      wallSeconds: round(before.seconds, 1),
+      peakWorkerRssBytes: before.decoders.peakRssBytes,
+      peakNodeRssBytes: before.memory.peakNodeRssBytes,
+    },
+    after: {
+      files: after.files,
+      rejected: after.rejected.length,
+      seconds: after.seconds,
+      filesPerSecond: after.filesPerSecond,
+      peakWorkerRssBytes: after.decoders.peakRssBytes,
+      peakWorkerWithEncodersRssBytes: after.decoders.peakWithEncodersRssBytes,
+      peakNodeRssBytes: after.memory.peakNodeRssBytes,
+    },
+    speedup: round(ratioOf(after.filesPerSecond, beforeFilesPerSecond), 2),
+  };
 }

@@ -130,6 +130,8 @@ export interface WebBenchResult {
   };
   /** The same pages on the baseline's server (`--baseline`), measured in turn with ours. */
   beforeAfter?: WebBeforeAfter;
+  /** Why there is no `beforeAfter` although a baseline was asked for (its import failed). */
+  baselineError?: string;
 }
 
 export interface WebBeforeAfter {
