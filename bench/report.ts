@@ -872,9 +872,11 @@ makes a work tree of that commit in the temporary folder (\`git worktree\`), run
 \`npm ci\` and web build there (about 3 minutes the first time; reused by later runs), and starts its
 server from there on an embedded PostgreSQL of its own, so its schema is its own. The search
 section grows the same synthetic catalog in both databases and asks both servers in turn (cold
-search and related, trending at c=32); the web section imports the same files through the
-baseline's own CLI (\`npm run sticky -- import\`, in its work tree) and measures the same pages on
-both servers in turn. Without \`--baseline\` only this commit is measured.
+search and related, trending at c=32); the import section imports the same files through the
+baseline's own CLI (\`npm run sticky -- import\`, in its work tree, 2 workers) after this commit's
+import, for files/s until every item is visible; the web section shows that catalog on the
+baseline's server and measures the same pages on both servers in turn. Without \`--baseline\`
+only this commit is measured.
 
 ## Targets
 
