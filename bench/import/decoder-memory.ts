@@ -17,7 +17,10 @@ export interface DecodersMemory {
   /** Largest peak of any one decoder (own RSS), and with its encoders. */
   peakRssBytes: number;
   peakWithEncodersRssBytes: number;
-  /** CPU time of the decoders (with their encoders) and of the importing process itself. */
+  /**
+   * CPU time of the decoders (with their encoders) and of the importing process itself, over
+   * the whole run: the later renditions too when the run waits for them.
+   */
   decoderCpuSeconds: number;
   importerCpuSeconds: number;
 }
