@@ -42,10 +42,10 @@ const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,sear
   --no-build       reuse apps/web/dist when it has a manifest
   --no-lighthouse  skip Lighthouse (--lighthouse runs it even with --quick)
   --baseline REF   also measure another commit in the same run, for before/after figures
-                   (import, web and search sections): a work tree of REF in the temporary folder with
-                   its own npm ci and web build (about 3 minutes the first time, then reused),
-                   its server on a database of its own. E.g. --baseline 9dd097c, the commit
-                   issues 15 and 17 measured "today" at.`;
+                   (import, web and search sections): a work tree of REF in the temporary
+                   folder with its own npm ci and web build (about 3 minutes the first time,
+                   then reused), its server on a database of its own. E.g. --baseline 9dd097c,
+                   the commit issues 15 and 17 measured "today" at.`;
 
 function readGit(args: string[]): string {
   try {
@@ -131,7 +131,7 @@ async function main(): Promise<number> {
   let hasFailed = false;
   let webDataDir: string | undefined;
   let baselineCatalog: BaselineImport | undefined;
-  // Another commit, for before and after in the same run (the search and web sections).
+  // Another commit, for before and after in the same run (import, web and search sections).
   let baseline: Baseline | undefined;
   const needsBaseline =
     baselineRef && (only.includes('search') || only.includes('web') || only.includes('import'));
