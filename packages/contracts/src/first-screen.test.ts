@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientConfigSchema } from './api.ts';
 import { meResponseSchema } from './auth.ts';
+import { ownedItemResponseSchema } from './uploads.ts';
 import {
   favoriteWriteResponseSchema,
   favoritesResponseSchema,
@@ -10,6 +11,7 @@ import {
   clientConfigFirstScreenSchema,
   favoriteWriteResponseFirstScreenSchema,
   favoritesResponseFirstScreenSchema,
+  itemRightsFirstScreenSchema,
   meResponseFirstScreenSchema,
   mergeFavoritesResponseFirstScreenSchema,
 } from './first-screen.ts';
@@ -90,6 +92,62 @@ describe('first-screen checkers agree with the zod contract', () => {
   });
   it('favourite write answers', () => {
     agree(favoriteWriteResponseSchema, favoriteWriteResponseFirstScreenSchema);
+  });
+
+  it('reads the rights of every answer GET /api/items/{id} may give, as zod reads them', () => {
+    const details = {
+      title: 'Cat',
+      tags: ['cat'],
+      type: 'gif',
+      category: null,
+      rating: 'g',
+      sourceUrl: '',
+      altText: 'A cat.',
+      itemUrl: 'https://sticky.test/gif/cat-abc',
+      previewUrl: 'https://sticky.test/media/a.webp',
+      previewStillUrl: 'https://sticky.test/media/a.gif',
+      width: 200,
+      height: 100,
+    };
+    const item = {
+      id: 'abc',
+      details,
+      isHidden: false,
+      owner: null,
+      canEdit: true,
+      canDelete: true,
+      canHide: false,
+    };
+    const answers: unknown[] = [
+      { success: true, item },
+      { success: true, item: { ...item, canEdit: false, canDelete: false } },
+      { success: true, item: { ...item, canHide: 'no' } },
+      { success: true, item: { ...item, canEdit: undefined } },
+      { success: false, item },
+      { success: true },
+      null,
+    ];
+    for (const answer of answers) {
+      const expected = ownedItemResponseSchema.safeParse(answer);
+      const actual = itemRightsFirstScreenSchema.safeParse(answer);
+      if (expected.success) {
+        const { canEdit, canDelete, canHide } = expected.data.item;
+        expect(actual, JSON.stringify(answer)).toEqual({
+          success: true,
+          data: { canEdit, canDelete, canHide },
+        });
+      } else {
+        const rights = (answer as { item?: Record<string, unknown> } | null)?.item;
+        const hasRights = ['canEdit', 'canDelete', 'canHide'].every(
+          (name) => typeof rights?.[name] === 'boolean',
+        );
+        // Only the rights are read: an answer zod refuses elsewhere still has them.
+        expect(actual.success, JSON.stringify(answer)).toBe(
+          hasRights && (answer as { success?: unknown }).success === true,
+        );
+      }
+    }
+    expect(ownedItemResponseSchema.safeParse(answers[0]).success).toBe(true);
   });
 
   it.each(meAnswers.map((answer) => [JSON.stringify(answer), answer]))(

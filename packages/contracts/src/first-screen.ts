@@ -5,6 +5,7 @@ import type {
   FavoritesResponse,
   MergeFavoritesResponse,
 } from './favorites.ts';
+import type { OwnedItem } from './uploads.ts';
 
 /**
  * Checkers for the answers the web app's first screens wait for (`GET /api/auth/me`,
@@ -117,6 +118,27 @@ export const favoriteWriteResponseFirstScreenSchema: FirstScreenSchema<FavoriteW
     if (typeof id !== 'string' || !favoriteIdPattern.test(id)) return fail('id: invalid');
     if (typeof isFavorite !== 'boolean') return fail('isFavorite: expected a boolean');
     return { success: true, data: { success: true, id, isFavorite } };
+  },
+};
+
+/** What the signed-in person may do with an item: the item page's question to `GET /api/items/{id}`. */
+export type ItemRights = Pick<OwnedItem, 'canEdit' | 'canDelete' | 'canHide'>;
+
+/**
+ * The rights in an answer of `GET /api/items/{id}` (ownedItemResponseSchema), read without zod:
+ * every item page asks, and only its owner and admins need the code that edits it.
+ */
+export const itemRightsFirstScreenSchema: FirstScreenSchema<ItemRights> = {
+  safeParse(value) {
+    if (!isRecord(value) || value.success !== true) return fail('success: expected true');
+    const { item } = value;
+    if (!isRecord(item)) return fail('item: expected an object');
+    const { canEdit, canDelete, canHide } = item;
+    if (typeof canEdit !== 'boolean' || typeof canDelete !== 'boolean') {
+      return fail('item: rights expected');
+    }
+    if (typeof canHide !== 'boolean') return fail('item.canHide: expected a boolean');
+    return { success: true, data: { canEdit, canDelete, canHide } };
   },
 };
 

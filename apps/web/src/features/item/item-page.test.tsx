@@ -9,6 +9,13 @@ import { fixtureFiles, listOf, loadItem, loadList } from '@/test-support/giphy-f
 import { renderRoute, testUser } from '@/test-support/render.tsx';
 import { ItemPage } from './item-page.tsx';
 
+// Whether the code that edits items was ever downloaded (imported) by the page.
+const editCode = vi.hoisted(() => ({ isLoaded: false }));
+vi.mock('@/features/uploads', async (importOriginal) => {
+  editCode.isLoaded = true;
+  return importOriginal();
+});
+
 function withUser(item: ContentItem, user: Record<string, unknown> | undefined): ContentItem {
   return { ...item, user: user as unknown as ContentItem['user'] };
 }
@@ -33,8 +40,10 @@ describe('ItemPage', () => {
   let api: ReturnType<typeof stubApi>;
   let item: ContentItem;
   let favoriteIds: string[];
+  let rights: { canEdit: boolean; canDelete: boolean; canHide: boolean };
 
   beforeEach(() => {
+    rights = { canEdit: false, canDelete: false, canHide: false };
     item = loadItem(fixtureFiles.single);
     content.gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
     content.gf.related.mockResolvedValue(loadList(fixtureFiles.search));
@@ -46,6 +55,24 @@ describe('ItemPage', () => {
       'DELETE /api/favorites/': ({ url }) =>
         json({ success: true, id: url.split('/').pop(), isFavorite: false }),
       'POST /api/events': () => new Response(null, { status: 204 }),
+      'GET /api/items/': () =>
+        json({
+          success: true,
+          item: {
+            id: item.id,
+            details: {
+              title: item.title,
+              tags: [],
+              type: 'gif',
+              category: null,
+              rating: 'g',
+              sourceUrl: '',
+            },
+            isHidden: false,
+            owner: null,
+            ...rights,
+          },
+        }),
     });
   });
   afterEach(() => {
@@ -66,6 +93,29 @@ describe('ItemPage', () => {
     expect(within(creator).getByText(user.display_name)).toBeInTheDocument();
     expect(within(creator).getByText(`@${user.username}`)).toBeInTheDocument();
     expect(screen.getByRole('img', { name: item.title })).toBeInTheDocument();
+  });
+
+  it('offers Edit and Delete only to whom /api/items says may use them', async () => {
+    await openItem();
+    await waitFor(() =>
+      expect(api.calls.some((call) => call.url === `/api/items/${item.id}`)).toBe(true),
+    );
+    expect(screen.queryByRole('group', { name: 'Manage this item' })).not.toBeInTheDocument();
+    expect(editCode.isLoaded).toBe(false);
+    cleanup();
+
+    rights = { canEdit: true, canDelete: true, canHide: false };
+    await openItem();
+    // Its code downloads only now, on first use.
+    const manage = await screen.findByRole(
+      'group',
+      { name: 'Manage this item' },
+      { timeout: 5000 },
+    );
+    expect(within(manage).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
+    expect(within(manage).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(within(manage).queryByRole('button', { name: /Hide/ })).not.toBeInTheDocument();
+    expect(editCode.isLoaded).toBe(true);
   });
 
   it('records a view of the item', async () => {

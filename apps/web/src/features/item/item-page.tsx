@@ -14,13 +14,14 @@ import {
 } from '@/features/content';
 import type { ContentItem } from '@/features/content';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { itemRightsQueryOptions } from './api/item-rights.ts';
 import { CreatorInfo } from './creator-info.tsx';
 import { ItemActions } from './item-actions.tsx';
 import { ItemMedia } from './item-media.tsx';
 
 const relatedColumns = { small: 2, medium: 3, large: 3 };
 
-// Edit, Hide and Delete are for an item's owner and admins: their code comes only when asked.
+// Edit, Hide and Delete are for an item's owner and admins: their code comes only for them.
 const ItemManageActions = lazy(() =>
   import('@/features/uploads').then((module) => ({ default: module.ItemManageActions })),
 );
@@ -45,6 +46,9 @@ function RelatedItems({ item }: { item: ContentItem }) {
 function ItemDetail({ id, slug }: { id: string; slug: string }) {
   const queryClient = useQueryClient();
   const { data: item, error, isPending, refetch } = useQuery(itemQueryOptions(id));
+  // Every visitor asks what they may do (a few bytes); only those who may get the code for it.
+  const { data: rights } = useQuery({ ...itemRightsQueryOptions(id), enabled: Boolean(item) });
+  const canManage = Boolean(rights && (rights.canEdit || rights.canDelete || rights.canHide));
   useDocumentTitle(item ? item.title || 'Untitled' : undefined);
 
   useEffect(() => {
@@ -68,9 +72,11 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
             </div>
             <div className="flex flex-col gap-4">
               <ItemActions item={item} slug={slug} />
-              <Suspense fallback={null}>
-                <ItemManageActions itemId={String(item.id)} />
-              </Suspense>
+              {canManage && (
+                <Suspense fallback={null}>
+                  <ItemManageActions itemId={String(item.id)} />
+                </Suspense>
+              )}
             </div>
           </div>
         </div>
