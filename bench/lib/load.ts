@@ -68,7 +68,9 @@ async function runOnce(options: LoadOptions, durationSeconds: number, samples?: 
     connections: options.connections,
     duration: durationSeconds,
     timeout: 30,
-    headers: { accept: 'application/json' },
+    // As every client of an API sends (browsers, GIPHY's SDK through fetch): answers come
+    // compressed, as they would to them.
+    headers: { accept: 'application/json', 'accept-encoding': 'br, gzip' },
     requests,
     // Each connection starts at another point of the mix, so they do not move in lockstep.
     setupClient: (client) => {
