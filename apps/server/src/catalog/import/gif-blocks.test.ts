@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summarizeMp4 } from '../../test-support/media.ts';
+import { resolveFfmpegPath } from './encode-video.ts';
 import { extractFirstGifFrame, isGifNeverCleared } from './gif-blocks.ts';
 import { inspectMedia } from './inspect-media.ts';
 import { MediaRenderer } from './render-renditions.ts';
@@ -170,6 +172,52 @@ describe('tiles of GIFs that declare transparency', () => {
       return [...data.subarray(offset, offset + 4)];
     });
   }
+
+  it('keeps every frame of a recording too long to decode at once, and its time', async () => {
+    // 48 frames of 1200 × 600 (138 MB decoded): decoded in slices, as RGB (the first frame is
+    // opaque, the others only add a square each), the slices after the first holding more.
+    const frames: FrameSpec[] = [
+      { colour: '#204060', width: 1200, height: 600, left: 0, top: 0, disposal: 1 },
+      ...Array.from({ length: 47 }, (_, index) => ({
+        colour: `#${(40 + index * 4).toString(16)}c0${(200 - index * 3).toString(16)}`,
+        width: 60,
+        height: 60,
+        left: 20 + index * 24,
+        top: 270,
+        disposal: 1,
+      })),
+    ];
+    const bytes = await buildGif(1200, 600, frames);
+    const inspection = await inspectMedia(bytes, {
+      maxBytes: 1 << 24,
+      maxPixels: 1 << 24,
+      maxFrames: 100,
+      maxDurationMs: 60_000,
+    });
+    if (!inspection.ok) throw new Error(inspection.reason);
+    const ffmpegPath = resolveFfmpegPath();
+    const files = await new MediaRenderer(bytes, {
+      info: inspection.info,
+      outputDir: fs.mkdtempSync(path.join(workDir, 'item-')),
+      isTransparent: false,
+      ffmpegPath,
+      phase: 'ready',
+      parallelism: 2,
+    }).render();
+    for (const name of ['fixed_width', 'fixed_height']) {
+      const tile = files.find((file) => file.name === name && file.format === 'webp')!;
+      const metadata = await sharp(tile.file, { animated: true }).metadata();
+      expect(metadata.pages, name).toBe(48);
+      expect(
+        (metadata.delay ?? []).reduce((sum, delay) => sum + delay, 0),
+        name,
+      ).toBe(4800);
+      if (ffmpegPath) {
+        const mp4 = files.find((file) => file.name === name && file.format === 'mp4')!;
+        expect(summarizeMp4(fs.readFileSync(mp4.file)).durationMs, name).toBe(4800);
+      }
+    }
+  });
 
   it('keeps the hole a frame cleared to the background leaves', async () => {
     const [first, second] = await cornerOfTile(await twoFrames(2));

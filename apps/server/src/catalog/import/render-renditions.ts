@@ -475,8 +475,10 @@ export class MediaRenderer {
     let slice = isWhole
       ? info.frames
       : Math.max(1, Math.floor(DECODE_SLICE_BYTES / (info.width * info.height * 4)));
-    for (let page = 0; page < info.frames; page += slice) {
-      const pages = Math.min(slice, info.frames - page);
+    // Advanced by the frames each slice asked for: the next slice's size follows the channels
+    // decoded (RGB slices hold a third more frames), and must not skip any.
+    for (let page = 0, pages = 0; page < info.frames; page += pages) {
+      pages = Math.min(slice, info.frames - page);
       const decoder = sharp(this.bytes, {
         page,
         pages,
