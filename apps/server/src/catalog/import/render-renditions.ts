@@ -605,7 +605,10 @@ export class MediaRenderer {
     })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return first.info.channels === 3 || (first.info.channels === 4 && isOpaqueRgba(first.data));
+    // Decoded alone, a first frame may come without alpha though later ones declare some: RGB
+    // then says enough only when no frame of the file has transparency.
+    if (first.info.channels === 3) return !info.hasAlpha;
+    return first.info.channels === 4 && isOpaqueRgba(first.data);
   }
 
   private static fromRaw(raw: RawFrames, frames: number): Sharp {
