@@ -36,35 +36,77 @@ describe('the host check', () => {
     expect(response.headers.location).toBe('http://localhost:3000/search/cats?type=stickers');
   });
 
-  it('refuses API calls under another name with 421, in each API’s own error shape', async () => {
+  it('redirects a GET or HEAD outside the APIs whatever it accepts, as curl asks', async () => {
     const app = await start();
-    const rebound = { host: 'attacker.example', accept: 'application/json' };
+    // curl, wget and link checkers send `Accept: */*`, not text/html; the page is still a page.
+    const asCurl = { host: '127.0.0.1:3000', accept: '*/*' };
+    const cases = [
+      { method: 'GET', url: '/' },
+      { method: 'GET', url: '/gif/dancing-cat-abc123?utm_source=chat' },
+      { method: 'HEAD', url: '/' },
+      { method: 'HEAD', url: '/sticker/waving-hand-xyz789?type=stickers' },
+      // A page path that does not exist lands on the web app's not-found page there.
+      { method: 'GET', url: '/no-such-page?x=1' },
+      { method: 'GET', url: '/media/no-such-file.gif' },
+    ] as const;
+    for (const { method, url } of cases) {
+      const response = await app.inject({ method, url, headers: asCurl });
+      expect(response.statusCode, `${method} ${url}`).toBe(308);
+      expect(response.headers.location, `${method} ${url}`).toBe(`http://localhost:3000${url}`);
+    }
+  });
 
-    const api = await app.inject({ url: '/api/config', headers: rebound });
-    expect(api.statusCode).toBe(421);
-    expect(api.json()).toEqual({
-      success: false,
-      error: { code: 'misdirected', message: expect.stringContaining('http://localhost:3000') },
-    });
+  it('refuses API calls under another name with 421 in each API’s shape, whatever they accept', async () => {
+    const app = await start();
+    const shapes = [
+      {
+        url: '/api/config',
+        body: {
+          success: false,
+          error: { code: 'misdirected', message: expect.stringContaining('http://localhost:3000') },
+        },
+      },
+      // An unknown path of an API is still that API's: refused in its shape, not redirected.
+      { url: '/api/no-such-route', body: { success: false, error: { code: 'misdirected' } } },
+      { url: `/v1/gifs/trending?api_key=${apiKey}`, body: { meta: { status: 421 } } },
+      { url: `/v1/no-such-route?api_key=${apiKey}`, body: { meta: { status: 421 } } },
+      { url: `/v2/featured?key=${apiKey}`, body: { error: { code: 421 } } },
+      { url: `/v2/no-such-route?key=${apiKey}`, body: { error: { code: 421 } } },
+      { url: `/v2/emoji?api_key=${apiKey}`, body: { meta: { status: 421 } } },
+      {
+        url: '/oembed?url=http%3A%2F%2Flocalhost%3A3000%2Fgif%2Fx',
+        body: { success: false, error: { code: 'misdirected' } },
+      },
+    ];
+    // A rebinding page's fetch, a navigation to an API's URL, curl: an API is never redirected.
+    for (const accept of ['application/json', 'text/html,application/xhtml+xml', '*/*']) {
+      const headers = { host: 'attacker.example', accept };
+      for (const { url, body } of shapes) {
+        const response = await app.inject({ url, headers });
+        expect(response.statusCode, `${accept} ${url}`).toBe(421);
+        expect(response.json(), `${accept} ${url}`).toMatchObject(body);
+      }
+    }
+  });
 
-    const giphy = await app.inject({
-      url: `/v1/gifs/trending?api_key=${apiKey}`,
-      headers: rebound,
-    });
-    expect(giphy.statusCode).toBe(421);
-    expect(giphy.json()).toMatchObject({ meta: { status: 421 } });
-
-    const tenor = await app.inject({ url: `/v2/featured?key=${apiKey}`, headers: rebound });
-    expect(tenor.statusCode).toBe(421);
-    expect(tenor.json()).toMatchObject({ error: { code: 421 } });
-
+  it('refuses HEAD of an API and every other method under another name', async () => {
+    const app = await start();
+    const headers = { host: '127.0.0.1:3000', accept: 'text/html' };
+    for (const url of ['/api/config', `/v1/gifs/trending?api_key=${apiKey}`]) {
+      const head = await app.inject({ method: 'HEAD', url, headers });
+      expect(head.statusCode, url).toBe(421);
+      expect(head.headers.location, url).toBeUndefined();
+    }
     // A write is refused even when it says it wants a page: it must never run on a rebound name.
-    const write = await app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      headers: { ...rebound, accept: 'text/html' },
-    });
-    expect(write.statusCode).toBe(421);
+    const writes = [
+      { method: 'POST', url: '/api/auth/logout' },
+      { method: 'POST', url: '/search/cats' },
+      { method: 'DELETE', url: '/' },
+    ] as const;
+    for (const { method, url } of writes) {
+      const write = await app.inject({ method, url, headers });
+      expect(write.statusCode, `${method} ${url}`).toBe(421);
+    }
   });
 
   it('answers its own name, names in ALLOWED_HOSTS, and health probes on any name', async () => {
@@ -76,8 +118,12 @@ describe('the host check', () => {
     const other = await app.inject({ url: '/api/config', headers: { host: 'gifs.example' } });
     expect(other.statusCode).toBe(421);
     for (const url of ['/healthz', '/readyz']) {
-      const probe = await app.inject({ url, headers: { host: '10.0.0.7:3000' } });
-      expect(probe.statusCode, url).toBe(200);
+      for (const method of ['GET', 'HEAD'] as const) {
+        const probe = await app.inject({ method, url, headers: { host: '10.0.0.7:3000' } });
+        expect(probe.statusCode, `${method} ${url}`).toBe(200);
+      }
+      const asBrowser = { host: '10.0.0.7:3000', accept: 'text/html' };
+      expect((await app.inject({ url, headers: asBrowser })).statusCode, url).toBe(200);
     }
   });
 

@@ -7,22 +7,42 @@ declare module 'fastify' {
     /** Answers whatever host a request names: probes that reach us by address (health). */
     isAnyHost?: boolean;
   }
-}
-
-/** A navigation: the browser wants a page, and a redirect lands the person where they meant. */
-function isPageRequest(request: FastifyRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  const accept = request.headers.accept ?? '';
-  return accept.includes('text/html') || request.headers['sec-fetch-mode'] === 'navigate';
+  interface FastifyInstance {
+    /** Set by `markAsApi` in an API's own plugin: seen by its routes and its not-found answer. */
+    isApi?: boolean;
+  }
 }
 
 /**
- * Answers only for PUBLIC_URL's host and ALLOWED_HOSTS (docs/security.md, "Hosts"). A page asked
- * for under another name (`127.0.0.1` for `localhost`) is redirected to the same path on
- * PUBLIC_URL, where its cookies and sign-in live; anything else is refused with 421 in the
- * route's API's error shape. That also stops DNS rebinding: a name an attacker points at our
- * address never reaches a route. The host is the one the client named (X-Forwarded-Host only
- * from a trusted proxy, TRUST_PROXY).
+ * Call in an API's own encapsulated plugin (`/api`, `/v1`, `/v2`, GIPHY's `/v2/emoji`,
+ * `/oembed`): under another host name its requests are refused, never redirected
+ * (docs/security.md, "Hosts"). A decorator rather than a route config flag because Fastify's
+ * decorators are scoped like the plugin: every route registered inside it and the not-found
+ * handler it sets see it through `request.server`, while a not-found handler gets no `onRoute`
+ * and no config of its own.
+ */
+export function markAsApi(app: FastifyInstance): void {
+  app.decorate('isApi', true);
+}
+
+/**
+ * A GET or HEAD outside the APIs: a page, a media file, a sign-in page of the local issuer, or
+ * a path that is none of them (the web app's not-found page). Redirecting it to PUBLIC_URL is
+ * what a person who typed another name meant, whatever their client's Accept header says (curl
+ * accepts anything, not `text/html`); a program calling an API gets a clear refusal instead.
+ */
+function isRedirectable(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return request.server.isApi !== true;
+}
+
+/**
+ * Answers only for PUBLIC_URL's host and ALLOWED_HOSTS (docs/security.md, "Hosts"). A GET or
+ * HEAD outside the APIs asked for under another name (`127.0.0.1` for `localhost`) is
+ * redirected to the same path on PUBLIC_URL, where its cookies and sign-in live; anything else
+ * is refused with 421 in the route's API's error shape. That also stops DNS rebinding: a name an
+ * attacker points at our address never reaches a route. The host is the one the client named
+ * (X-Forwarded-Host only from a trusted proxy, TRUST_PROXY).
  */
 export const hostCheckPlugin = fp(async (app: FastifyInstance) => {
   const { allowedHosts, publicUrl } = app.deps.config;
@@ -33,7 +53,7 @@ export const hostCheckPlugin = fp(async (app: FastifyInstance) => {
     if (request.routeOptions.config.isAnyHost) return;
     const hostname = (request.hostname ?? '').toLowerCase();
     if (allowed.has(hostname)) return;
-    if (isPageRequest(request)) {
+    if (isRedirectable(request)) {
       // 308 keeps the method; the path and query are the client's own, on our origin.
       return reply.redirect(`${origin}${request.url}`, 308);
     }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { crossSitePlugin } from '../plugins/cross-site.ts';
 import { answerErrorsAsApi } from '../plugins/error-handler.ts';
+import { markAsApi } from '../plugins/host-check.ts';
 import { nulParametersPlugin } from '../plugins/nul-parameters.ts';
 import { apiDocsRoutes, documentRoutesAs } from '../plugins/openapi.ts';
 import { sessionUserPlugin } from '../plugins/session.ts';
@@ -21,6 +22,7 @@ import { uploadsRoutes } from './uploads.ts';
  */
 export const apiPlugin: FastifyPluginAsync = async (app) => {
   answerErrorsAsApi(app);
+  markAsApi(app);
   documentRoutesAs(app, 'api');
   await app.register(sessionUserPlugin);
   await app.register(crossSitePlugin);

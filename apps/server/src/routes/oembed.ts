@@ -3,6 +3,7 @@ import type { OembedResponse } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
+import { markAsApi } from '../plugins/host-check.ts';
 import { sessionUserPlugin } from '../plugins/session.ts';
 import { arePreviewsPublic, loadItemPreview, parseItemPath } from '../unfurl/item-preview.ts';
 import type { PreviewMedia } from '../unfurl/item-preview.ts';
@@ -26,6 +27,8 @@ function fitWithin(sizes: readonly PreviewMedia[], maxWidth?: number, maxHeight?
  * answered; a private instance (PUBLIC_PREVIEWS off) answers only its signed-in people.
  */
 export const oembedRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Its consumers are servers asking for JSON: an API, refused under another name.
+  markAsApi(app);
   await app.register(sessionUserPlugin);
   const { config } = app.deps;
   const ownOrigin = new URL(config.publicUrl).origin;

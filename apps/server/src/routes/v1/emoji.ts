@@ -11,6 +11,7 @@ import { serializeItemsJson } from '../../catalog/query/serialize.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsAsGiphy, giphyErrorResponses } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
+import { markAsApi } from '../../plugins/host-check.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -88,6 +89,7 @@ const emojiV2Routes: FastifyPluginAsyncZod = async (app) => {
  */
 export const giphyEmojiV2Plugin: FastifyPluginAsyncZod = async (app) => {
   answerErrorsAsGiphy(app);
+  markAsApi(app);
   documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
   await app.register(sessionUserPlugin);
   await registerV1Access(app);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { answerErrorsAsGiphy } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
+import { markAsApi } from '../../plugins/host-check.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -21,6 +22,7 @@ import { translateRoutes } from './translate.ts';
  */
 export const v1Plugin: FastifyPluginAsync = async (app) => {
   answerErrorsAsGiphy(app);
+  markAsApi(app);
   documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
   await app.register(sessionUserPlugin);
   await registerV1Access(app);

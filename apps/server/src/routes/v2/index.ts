@@ -27,6 +27,7 @@ import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsWith } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
+import { markAsApi } from '../../plugins/host-check.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
@@ -360,6 +361,7 @@ function acceptTenorKey(app: FastifyInstance): void {
  */
 export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
   answerErrorsWith(app, toTenorErrorBody);
+  markAsApi(app);
   documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
   await app.register(sessionUserPlugin);
   acceptTenorKey(app);
