@@ -1,6 +1,7 @@
 import 'dotenv/config';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { DataDirBusyError, PostgresSetupError } from './db/embedded.ts';
+import { StartupError } from './lib/startup-error.ts';
 import { createLogger, startServer } from './server.ts';
 
 const storageProblems: Record<string, string> = {
@@ -48,6 +49,11 @@ async function main() {
     if (error instanceof PostgresSetupError) {
       console.error(error.message);
       process.exit(1);
+    }
+    // A bucket or read replica that cannot be used: its message names the setting and why.
+    if (error instanceof StartupError) {
+      console.error(error.message);
+      process.exit(error.exitCode);
     }
     const reason = storageProblems[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason) {

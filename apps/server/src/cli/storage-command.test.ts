@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
+import type { MediaStore } from '../storage/media-store.ts';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
 import { listFilesUnder } from '../test-support/files.ts';
@@ -19,6 +21,20 @@ const mediaFilesUnder = (mediaDir: string) =>
     .map((file) => path.relative(mediaDir, file))
     .filter((file) => !file.startsWith('.'))
     .sort();
+
+const keyOf = (bytes: Buffer) =>
+  contentAddressedPath(createHash('sha256').update(bytes).digest('hex'), 'gif');
+
+/** An item whose renditions are `keys`: what `storage migrate` moves. */
+async function referToFiles(database: TestDatabase, keys: readonly string[]): Promise<void> {
+  const [itemId] = await insertCatalogItems(database, [{ title: 'Moved', renditions: 'none' }]);
+  const names = ['original', 'original_still', 'fixed_width', 'fixed_height', 'downsized'];
+  await database.pool.query(
+    `INSERT INTO renditions (item_id, name, format, width, height, frames, bytes, path)
+     SELECT $1, name, 'gif', 10, 10, 1, 10, path FROM unnest($2::text[], $3::text[]) AS t(name, path)`,
+    [itemId, names.slice(0, keys.length), keys],
+  );
+}
 
 describe('npm run sticky -- storage migrate', () => {
   let s3: TestS3;
@@ -125,4 +141,110 @@ describe('npm run sticky -- storage migrate', () => {
       fs.rmSync(staging, { recursive: true, force: true });
     }
   });
+
+  it('keeps a source whose bytes do not match its name, says it failed, exits 1, and moves the others', async () => {
+    // A catalog, a DATA_DIR and a bucket of its own: the other tests' files stay as they are.
+    const ownS3 = await startTestS3();
+    const ownDatabase = await createTestDatabase();
+    const ownDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-migrate-bad-'));
+    try {
+      const mediaDir = path.join(ownDataDir, 'media');
+      const good = [Buffer.from('a whole file'), Buffer.from('another whole file')].map(keyOf);
+      // Named after bytes it no longer holds (changed on the disk since it was stored).
+      const bad = keyOf(Buffer.from('what the name promises'));
+      const badBytes = Buffer.from('bytes that changed on the disk');
+      for (const [key, bytes] of [
+        [good[0]!, Buffer.from('a whole file')],
+        [good[1]!, Buffer.from('another whole file')],
+        [bad, badBytes],
+      ] as const) {
+        fs.mkdirSync(path.dirname(path.join(mediaDir, key)), { recursive: true });
+        fs.writeFileSync(path.join(mediaDir, key), bytes);
+      }
+      await referToFiles(ownDatabase, [...good, bad]);
+
+      const moved = await runCli(['storage', 'migrate', '--to', 's3', '--remove-source'], {
+        DATABASE_URL: ownDatabase.url,
+        DATA_DIR: ownDataDir,
+        SEED_STARTER_CATALOG: 'false',
+        ...ownS3.env,
+        STORAGE: 'local',
+      });
+      expect(moved.code, moved.stderr).toBe(1);
+      expect(moved.stdout).toContain(
+        'Copied 2, already there 0, removed from the source 2, missing 0, failed 1 (3 files).',
+      );
+      expect(moved.stdout).toContain(`  failed: ${bad}: the source file does not match its name`);
+      expect(moved.stdout).not.toContain('Set STORAGE=s3');
+      // The bad file is still on the disk, as it was, and nowhere else; the others moved.
+      expect(mediaFilesUnder(mediaDir)).toEqual([bad]);
+      expect(fs.readFileSync(path.join(mediaDir, bad)).equals(badBytes)).toBe(true);
+      expect(await ownS3.listKeys()).toEqual([...good].sort());
+    } finally {
+      await ownS3.close();
+      await ownDatabase.destroy();
+      fs.rmSync(ownDataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('keeps a source the target refused to store, and says why', async () => {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-migrate-refused-'));
+    const local = createLocalMediaStore(staging);
+    const bucket = createS3MediaStore(s3.storage);
+    const contents = ['stored at once', 'refused by the bucket', 'stored after it'].map((text) =>
+      Buffer.from(text),
+    );
+    const keys = contents.map(keyOf);
+    const refused = keys[1]!;
+    // The real bucket, but one write refused as a full or read-only bucket refuses it.
+    const refusing: MediaStore = {
+      ...bucket,
+      put: async (key, stagedFile) => {
+        if (key === refused) throw new Error('AccessDenied: Access Denied');
+        return bucket.put(key, stagedFile);
+      },
+    };
+    try {
+      for (const [index, key] of keys.entries()) {
+        fs.mkdirSync(path.dirname(path.join(staging, key)), { recursive: true });
+        fs.writeFileSync(path.join(staging, key), contents[index]!);
+      }
+      const summary = await migrateMedia({
+        keys,
+        from: local,
+        to: refusing,
+        stagingRoot: staging,
+        removeSource: true,
+      });
+      expect(summary).toEqual({
+        copied: 2,
+        alreadyThere: 0,
+        removedFromSource: 2,
+        missing: [],
+        failed: [{ key: refused, reason: 'AccessDenied: Access Denied' }],
+      });
+      expect((await local.read(refused))!.equals(contents[1]!)).toBe(true);
+      expect(await bucket.has(refused)).toBe(false);
+      for (const key of [keys[0]!, keys[2]!]) {
+        expect(await local.has(key), key).toBe(false);
+        expect(await bucket.has(key), key).toBe(true);
+        await bucket.remove(key);
+      }
+    } finally {
+      bucket.close();
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  });
+
+  it('stops with one line when STORAGE names a bucket that cannot be used', async () => {
+    const result = await runCli(['storage', 'migrate', '--to', 'local'], {
+      ...env,
+      ...s3.env,
+      S3_BUCKET: 'no-such-bucket',
+    });
+    expect(result.stderr.trim()).toBe(
+      `S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: the bucket does not exist`,
+    );
+    expect(result.code).toBe(69);
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { StartupError } from '../lib/startup-error.ts';
 
 /** What the replica says when something goes wrong, and when it is back. */
 export interface ReplicaLogger {
@@ -24,7 +25,10 @@ export interface ReadReplica {
    * primary until the replica has replayed the primary's WAL as of now.
    */
   noteChange: () => void;
-  /** Start-up check: the replica answers and is a standby of the primary's cluster, same database. */
+  /**
+   * Start-up check: the replica answers and is a standby of the primary's cluster, same
+   * database; else a StartupError whose message is the one line the server stops with.
+   */
   check: () => Promise<void>;
   close: () => Promise<void>;
 }
@@ -284,21 +288,25 @@ export function connectReadReplica(options: ReadReplicaOptions): {
         theirs = (await watchPool.query<Identity>(identitySql)).rows[0]!;
       } catch (error) {
         const reason = isReplicaLost(error) ? 'nothing answers there' : 'the connection is refused';
-        throw new Error(`${where}: ${reason} (${(error as Error).message.split('\n')[0]})`);
+        throw new StartupError(
+          `${where}: ${reason} (${(error as Error).message.split('\n')[0]})`,
+          69,
+          { cause: error },
+        );
       }
       const ours = (await primary.query<Identity>(identitySql)).rows[0]!;
       if (!theirs.is_standby) {
-        throw new Error(
+        throw new StartupError(
           `${where}: it is not a standby (pg_is_in_recovery() is false). Point it at a streaming replica of DATABASE_URL's server, or leave it unset.`,
         );
       }
       if (theirs.system_identifier !== ours.system_identifier) {
-        throw new Error(
+        throw new StartupError(
           `${where}: it replicates another PostgreSQL (system identifier ${theirs.system_identifier}; DATABASE_URL's is ${ours.system_identifier}). Point it at a streaming replica of DATABASE_URL's server.`,
         );
       }
       if (theirs.database !== ours.database) {
-        throw new Error(
+        throw new StartupError(
           `${where}: it names the database "${theirs.database}", DATABASE_URL names "${ours.database}". Name the same database in both.`,
         );
       }

@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { loadConfig } from '../config/env.ts';
+import { StartupError } from '../lib/startup-error.ts';
 import { openDatabase } from '../services/open-database.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { listFilesUnder } from '../test-support/files.ts';
+import { spawnServerProcess, waitForExit } from '../test-support/processes.ts';
 import { startTestS3 } from '../test-support/s3.ts';
 import type { TestS3 } from '../test-support/s3.ts';
 import { signInAs } from '../test-support/sign-in.ts';
@@ -220,6 +222,14 @@ describe('STORAGE=s3', () => {
       await expect(attempt({ S3_ENDPOINT: 'http://127.0.0.1:9' })).rejects.toThrow(
         /cannot be used: nothing answers there/,
       );
+      // s3rver knows its own key only: any other is refused, as AWS refuses a wrong one.
+      await expect(
+        attempt({ S3_ACCESS_KEY_ID: 'AKIAWRONGKEY', S3_SECRET_ACCESS_KEY: 'not-the-secret' }),
+      ).rejects.toThrow(
+        `S3 bucket "${s3.bucket}" at ${s3.endpoint} cannot be used: the access key is refused (check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`,
+      );
+      // The start-up check's error is the one main.ts prints as one line (no stack).
+      await expect(attempt({ S3_BUCKET: 'no-such-bucket' })).rejects.toBeInstanceOf(StartupError);
       expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/STORAGE=s3 needs S3_BUCKET/);
       expect(() => loadConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE must be local or s3/);
       expect(() => loadConfig({ ...s3.env, S3_SECRET_ACCESS_KEY: '' })).toThrow(
@@ -229,4 +239,27 @@ describe('STORAGE=s3', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('stops the real server with that one line, no log or stack, when the bucket does not exist', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-s3-start-'));
+    try {
+      const server = await spawnServerProcess({
+        ...s3.env,
+        S3_BUCKET: 'no-such-bucket',
+        DATABASE_URL: testApp.database.url,
+        DATA_DIR: dataDir,
+      });
+      const code = await waitForExit(server.child);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      expect(lines).toEqual([
+        `S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: the bucket does not exist`,
+      ]);
+      expect(code).toBe(69);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { AppConfig } from '../config/env.ts';
+import { StartupError } from '../lib/startup-error.ts';
 import {
   isContentAddressedPath,
   mediaContentTypes,
@@ -35,7 +36,7 @@ export interface StoredObject {
  */
 export interface MediaStore {
   readonly kind: 'local' | 's3';
-  /** Answers, or throws an Error saying what is wrong (a start-up check). */
+  /** Answers, or throws an Error saying what is wrong (a start-up check; StartupError for S3). */
   check(): Promise<void>;
   /** Stores a staged file under its key; false when the key was there already (kept as is). */
   put(key: string, stagedFile: string): Promise<boolean>;
@@ -199,7 +200,9 @@ export function createS3MediaStore(
       try {
         await client.send(new HeadBucketCommand({ Bucket }));
       } catch (error) {
-        throw new Error(`${where} cannot be used: ${describeS3Error(error)}`);
+        throw new StartupError(`${where} cannot be used: ${describeS3Error(error)}`, 69, {
+          cause: error,
+        });
       }
     },
     async put(key, stagedFile) {
