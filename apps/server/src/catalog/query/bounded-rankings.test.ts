@@ -135,3 +135,63 @@ describe('rankings that read a bounded part of the catalog', () => {
     expect(new Set(seen.slice(0, 3))).toEqual(new Set([sourceId, ...zebraIds.slice(1)]));
   });
 });
+
+/**
+ * Issue 15: paging without repeats or gaps across the first 5,000 results, as /v1 pages (50 at
+ * a time). 6,500 items, 6,000 of them dogs, in blocks of 40: the first pages come from the kept
+ * ranking, the rest from deep pages each ranked on its own (search.ts, `searchItemIds`), and a
+ * page of 50 straddles blocks.
+ */
+describe('paging through the first 5,000 results of a word', () => {
+  const blockSize = 40;
+  const itemCount = 6_500;
+  const pageSize = 50;
+  const depth = 5_000;
+  let testApp: TestApp;
+  let ids: string[];
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ SEARCH_RANK_CANDIDATES: String(blockSize) });
+    // Each item a popularity tier of its own, so "most popular first" is one order. Dogs: half
+    // say so in their title, half in their tags; one item in thirteen is a bird.
+    ids = await insertCatalogItems(
+      testApp.database,
+      Array.from({ length: itemCount }, (_, index) => ({
+        title:
+          index % 13 === 0 ? `Bird ${index}` : index % 2 === 0 ? `Dog ${index}` : `Pet ${index}`,
+        tags: index % 13 === 0 ? ['bird'] : ['dog'],
+        trendScore: 1 + index * 0.5,
+        renditions: 'none' as const,
+      })),
+    );
+    await testApp.database.pool.query('ANALYZE items');
+  }, 60_000);
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('walks offsets 0 to 4,999 fifty at a time: 5,000 distinct ids, the most popular dogs, one ranking', async () => {
+    const search = (offset: number, limit: number) =>
+      searchItemIds(testApp.app.deps, { q: 'dog', types: ['gif'], limit, offset });
+    const seen: string[] = [];
+    for (let offset = 0; offset < depth; offset += pageSize) {
+      const page = await search(offset, pageSize);
+      expect(page.rows, `offset ${offset}`).toHaveLength(pageSize);
+      expect(page.totalCount, `offset ${offset}`).toBeGreaterThan(offset + pageSize);
+      seen.push(...page.rows);
+    }
+    expect(seen).toHaveLength(depth);
+    expect(new Set(seen).size).toBe(depth);
+
+    // No gaps: the 5,000 most popular of the 6,000 dogs (blocks depend on the catalog only).
+    const dogsByPopularity = ids.filter((_, index) => index % 13 !== 0).reverse();
+    expect(dogsByPopularity).toHaveLength(6_000);
+    for (let start = 0; start < depth; start += blockSize) {
+      expect(new Set(seen.slice(start, start + blockSize)), `block at ${start}`).toEqual(
+        new Set(dogsByPopularity.slice(start, start + blockSize)),
+      );
+    }
+    // One ranking: the pages, put end to end, are the first 5,000 ranked at once.
+    expect(seen).toEqual((await search(0, depth)).rows);
+  }, 120_000);
+});
