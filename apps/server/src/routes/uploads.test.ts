@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CreateUploadsResponse, UploadLimitsResponse } from '@sticky/contracts';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_FILES_LOCK } from '../catalog/import/media-files.ts';
 import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
@@ -140,24 +141,32 @@ describe('POST /api/uploads', () => {
     });
   });
 
-  it('refuses a file over the limit with 413, storing none of it', async () => {
+  it('refuses a file over the limit with 413, and keeps nothing of its request', async () => {
     const rowsBefore = await countRows(testApp, 'uploads');
     const big = Buffer.concat([await makeAnimation({ format: 'gif' }), Buffer.alloc(1024 * 1024)]);
+    const tooBig =
+      'huge.gif is over the limit of 1.0 MB per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.';
     const alone = await postUploads(testApp, auth, [{ name: 'huge.gif', bytes: big }]);
     expect(alone.statusCode).toBe(413);
-    expect(alone.json().error.message).toBe(
-      'huge.gif is over the limit of 1.0 MB per file: send a smaller file.',
-    );
+    expect(alone.headers.connection).toBe('close');
+    expect(alone.json().error).toEqual({ code: 'payload_too_large', message: tooBig });
+    // The request ends at the file over the limit: a file before it is not kept either.
     const mixed = await postUploads(testApp, auth, [
-      { name: 'huge.gif', bytes: big },
       { name: 'small.gif', bytes: await makeAnimation({ format: 'gif' }) },
+      { name: 'huge.gif', bytes: big },
     ]);
-    expect(mixed.statusCode).toBe(202);
-    expect((mixed.json() as CreateUploadsResponse).uploads.map((upload) => upload.state)).toEqual([
-      'failed',
-      'processing',
-    ]);
+    expect(mixed.statusCode).toBe(413);
+    expect(mixed.json().error).toEqual({ code: 'payload_too_large', message: tooBig });
+    // The request's folder went before the answer.
+    expect(listFilesUnder(uploadTempDir(testApp.config))).toEqual([]);
+    expect(await countRows(testApp, 'uploads')).toBe(rowsBefore);
+    // A file of exactly the limit is taken.
+    const gif = await makeAnimation({ format: 'gif' });
+    const exact = Buffer.concat([gif, Buffer.alloc(1024 * 1024 - gif.length)]);
+    const atLimit = await postUploads(testApp, auth, [{ name: 'exact.gif', bytes: exact }]);
+    expect(atLimit.statusCode).toBe(202);
     expect(await countRows(testApp, 'uploads')).toBe(rowsBefore + 1);
+    await waitForUploads(testApp, auth);
   });
 
   it('refuses a request whose declared length is over what any request may carry, unread', async () => {
@@ -430,6 +439,47 @@ describe('upload quotas, roles and races', () => {
     expect(JSON.parse(answer.body).error.message).toMatch(/^The server is low on disk space/);
   });
 
+  it('answers 413 for a file over the limit before the client has sent the rest of the body', async () => {
+    const limit = 1024 * 1024;
+    const listening = await startListeningApp(
+      { UPLOAD_MAX_BYTES: String(limit) },
+      { hasJobs: true },
+    );
+    testApp = listening;
+    const auth = sameSiteHeaders(listening, (await signInAs(listening)).cookie);
+    const gif = await makeAnimation({ format: 'gif' });
+    const { body, contentType } = buildMultipart([
+      { name: 'huge.gif', bytes: Buffer.concat([gif, Buffer.alloc(4 * limit - gif.length)]) },
+    ]);
+    // Content-Length declares the whole 4 MB (under what a request may carry, so the headers
+    // alone are no reason to refuse), but only the limit and a margin are ever sent, and the
+    // socket stays open: an answer can only come from a server that stopped at the limit.
+    const sent = body.subarray(0, limit + 256 * 1024);
+    expect(sent.length).toBeLessThan(body.length / 3);
+    const head = rawRequest('POST', '/api/uploads', {
+      ...auth,
+      'Content-Type': contentType,
+      'Content-Length': String(body.length),
+    });
+    const answer = await sendRaw(
+      Number(new URL(listening.baseUrl).port),
+      Buffer.concat([Buffer.from(head, 'latin1'), sent]),
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toEqual({
+      success: false,
+      error: {
+        code: 'payload_too_large',
+        message:
+          'huge.gif is over the limit of 1.0 MB per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.',
+      },
+    });
+    expect(await countRows(listening, 'uploads')).toBe(0);
+    expect(await countRows(listening, 'upload_files')).toBe(0);
+    expect(listFilesUnder(uploadTempDir(listening.config))).toEqual([]);
+  });
+
   it('lets only admins upload with UPLOADS=admins, and nobody with UPLOADS=off', async () => {
     testApp = await createTestApp({ UPLOADS: 'admins', ADMIN_EMAILS: 'boss@example.com' });
     const bytes = await makeAnimation({ format: 'gif' });
@@ -488,60 +538,99 @@ describe('upload quotas, roles and races', () => {
   });
 
   it('makes one item of the same file sent by two people at the same moment', async () => {
-    testApp = await createTestApp({}, { hasJobs: true });
+    // Two workers, so both jobs run at once.
+    testApp = await createTestApp({ UPLOAD_WORKERS: '2' }, { hasJobs: true });
     const app = testApp;
     const bytes = await makeAnimation({ format: 'gif', frames: 8, size: 96 });
     const people = await Promise.all([signInAs(app), signInAs(app)]);
     const auths = people.map((person) => sameSiteHeaders(app, person.cookie));
-    const responses = await Promise.all(
-      auths.map((auth) => postUploads(app, auth, [{ name: 'same.gif', bytes }])),
-    );
-    for (const response of responses) expect(response.statusCode).toBe(202);
+    // Every import takes the media-files lock, shared, after it found no item with its bytes
+    // and before it inserts one (catalog/import/import-media.ts). Held exclusively here, it
+    // stops both jobs at that point: once both wait, each has missed the other's item, so the
+    // second insert must meet the first's sha256 and take the unique-violation path.
+    const holder = await app.database.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [MEDIA_FILES_LOCK]);
+      const responses = await Promise.all(
+        auths.map((auth) => postUploads(app, auth, [{ name: 'same.gif', bytes }])),
+      );
+      for (const response of responses) expect(response.statusCode).toBe(202);
+      const countWaiting = async () =>
+        (
+          await holder.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_locks
+             WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = $1
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+            [MEDIA_FILES_LOCK],
+          )
+        ).rows[0]!.n;
+      // Both files are decoded before the lock: give a loaded machine time for that.
+      await expect.poll(countWaiting, { timeout: 45_000 }).toBe(2);
+      expect(await countRows(app, 'items')).toBe(0);
+      await holder.query('COMMIT');
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+    }
     const outcomes = await Promise.all(auths.map((auth) => waitForUploads(app, auth)));
+    expect(outcomes.map(([upload]) => upload!.state)).toEqual(['ready', 'ready']);
     const itemIds = outcomes.map(([upload]) => upload!.itemId);
     expect(itemIds[0]).toEqual(expect.any(String));
     expect(itemIds[1]).toBe(itemIds[0]);
     expect(await countRows(app, 'items')).toBe(1);
-  });
+    // The loser cleaned up only what no item uses: the winner's files are all there.
+    const { rows } = await app.database.pool.query<{ path: string }>(
+      'SELECT DISTINCT path FROM renditions WHERE item_id = $1',
+      [itemIds[0]],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { path: file } of rows) {
+      const media = await app.app.inject({ url: `/media/${file}` });
+      expect(media.statusCode, file).toBe(200);
+    }
+  }, 60_000);
 
   it('leaves no row and no file behind when a request is cut off halfway', async () => {
     const listening = await startListeningApp({}, { hasJobs: true });
     testApp = listening;
     const { cookie } = await signInAs(listening);
     const port = Number(new URL(listening.baseUrl).port);
+    const cut = await makeAnimation({ format: 'gif', frames: 20, size: 200 });
     const { body, contentType } = buildMultipart([
       { name: 'whole.gif', bytes: await makeAnimation({ format: 'gif' }) },
-      { name: 'cut.gif', bytes: await makeAnimation({ format: 'gif', frames: 20, size: 200 }) },
+      { name: 'cut.gif', bytes: cut },
     ]);
-    const half = body.subarray(0, Math.floor(body.length * 0.75));
-    const net = await import('node:net');
-    await new Promise<void>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(
-          `POST /api/uploads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n` +
-            `Origin: ${listening.baseUrl}\r\nContent-Type: ${contentType}\r\n` +
-            `Content-Length: ${body.length}\r\n\r\n`,
-        );
-        socket.write(half, () => {
-          // Give the server the bytes, then vanish.
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 200);
-        });
-      });
-      socket.on('error', reject);
-    });
-    // The server notices the close, ends the request and removes its folder.
+    // Three quarters of the body: all of whole.gif, and cut.gif ends in the part not sent.
+    const sent = body.subarray(0, Math.floor(body.length * 0.75));
+    const cutStart = body.indexOf(cut);
+    expect(cutStart).toBeLessThan(sent.length);
+    expect(cutStart + cut.length).toBeGreaterThan(sent.length);
     const tempDir = uploadTempDir(listening.config);
-    for (
-      let tries = 0;
-      tries < 100 && fs.existsSync(tempDir) && listFilesUnder(tempDir).length > 0;
-      tries += 1
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    const listPartFiles = () =>
+      listFilesUnder(tempDir).filter((file) => file.endsWith('.part') && fs.statSync(file).size);
+    const net = await import('node:net');
+    const socket = net.connect(port, '127.0.0.1');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('error', reject);
+      });
+      socket.write(
+        `POST /api/uploads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n` +
+          `Origin: ${listening.baseUrl}\r\nContent-Type: ${contentType}\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(sent);
+      // The server is receiving: both files are being written in the request's folder.
+      await expect.poll(() => listPartFiles().length).toBe(2);
+      expect(await countRows(listening, 'uploads')).toBe(0);
+    } finally {
+      // Then the client vanishes.
+      socket.destroy();
     }
-    expect(fs.existsSync(tempDir) ? listFilesUnder(tempDir) : []).toEqual([]);
+    // The server notices the close, ends the request and removes its folder.
+    await expect.poll(() => listFilesUnder(tempDir)).toEqual([]);
     expect(await countRows(listening, 'uploads')).toBe(0);
     expect(await countRows(listening, 'upload_files')).toBe(0);
     expect(listFilesUnder(path.join(listening.config.mediaDir))).toEqual([]);

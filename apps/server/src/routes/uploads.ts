@@ -54,7 +54,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       parts: limits.maxFilesPerRequest + 20,
       headerPairs: 100,
     },
-    // A file over the limit is refused alone, with its reason; the others are kept.
+    // receive-files.ts stops the request itself at a file's 'limit' (a 413 naming the file),
+    // rather than the plugin's error, which only comes once the whole body has been read.
     throwFileSizeLimit: false,
   });
   app.addHook('onRequest', requireSignedIn);
@@ -69,7 +70,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Upload files (multipart/form-data)',
         description:
-          'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 413 (too big), 415 (not an image), 429 (daily quota) or 400; 503 when the server is low on disk space (MIN_FREE_DISK_MB), before the body is read. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
+          'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 415 (not an image), 429 (daily quota) or 400. A file over UPLOAD_MAX_BYTES ends the whole request at once: 413 naming the file and the limit, sent before the rest of the body is read, with `Connection: close`; nothing of that request is kept, so send one file per request (as the web app does) when some may be too big. A request whose Content-Length is over what any request may carry gets 413, and one sent while the server is low on disk space (MIN_FREE_DISK_MB) 503, both before the body is read. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
         consumes: ['multipart/form-data'],
         response: { 202: createUploadsResponseSchema, ...apiErrorResponses },
       },
@@ -109,6 +110,9 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
           maxFileBytes: limits.maxFileBytes,
         });
       } catch (error) {
+        // The rest of the body was not read (a file over UPLOAD_MAX_BYTES stops the reading at
+        // once, docs/uploads.md, "Receiving"), so this connection cannot carry another request.
+        reply.header('connection', 'close');
         throw describeMultipartError(error, limits.maxFilesPerRequest);
       }
       try {

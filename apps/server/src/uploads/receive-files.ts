@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { sniffFormat } from '../catalog/import/inspect-media.ts';
+import { AppError } from '../lib/app-error.ts';
 
 /** One file part of a request, on disk in the request's temporary folder. */
 export type ReceivedFile =
@@ -51,7 +53,10 @@ export function cleanFileName(name: string | undefined): string {
   return base.trim().slice(0, 200) || 'file';
 }
 
-/** Stores one file part, counting and hashing as it goes; stops storing at the limit. */
+/**
+ * Stores one file part, counting and hashing as it goes. A part over the limit ends the whole
+ * request at once (docs/uploads.md, "Receiving"): nothing more of it is read.
+ */
 async function receiveFile(
   part: MultipartFile,
   folder: string,
@@ -72,18 +77,31 @@ async function receiveFile(
       callback(null, chunk);
     },
   });
-  await pipeline(part.file, counter, fs.createWriteStream(filePath, { flags: 'wx' }));
+  // busboy marks the part truncated and says 'limit' once it holds UPLOAD_MAX_BYTES of it, and
+  // would then read the rest of the part only to drop it. Destroying the part instead makes
+  // the plugin stop feeding busboy: the rest of the body stays unread.
+  const tooBig = new AppError(
+    'payload_too_large',
+    `${fileName} is over the limit of ${formatMegabytes(maxFileBytes)} per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.`,
+  );
+  const stopReading = () => part.file.destroy(tooBig);
+  // The limit may be reached before the part is handed over (a body that arrived at once).
+  if (part.file.truncated) stopReading();
+  else part.file.once('limit', stopReading);
+  const writer = fs.createWriteStream(filePath, { flags: 'wx' });
+  try {
+    await pipeline(part.file, counter, writer);
+  } catch (error) {
+    // A part stopped at once may fail before its file is even open: remove the file only once
+    // the stream has let go of it, or the open would make it again after the removal.
+    if (!writer.closed) await once(writer, 'close');
+    await fsp.rm(filePath, { force: true });
+    throw part.file.truncated ? tooBig : error;
+  }
   const refuse = async (reason: string, cause: RefusalCause): Promise<ReceivedFile> => {
     await fsp.rm(filePath, { force: true });
     return { kind: 'refused', fileName, reason, cause };
   };
-  // busboy stops passing bytes on at the limit and drops the rest of the part.
-  if (part.file.truncated) {
-    return refuse(
-      `${fileName} is over the limit of ${formatMegabytes(maxFileBytes)} per file: send a smaller file.`,
-      'too_big',
-    );
-  }
   if (bytes === 0) return refuse(`${fileName} is empty.`, 'empty');
   const start = Buffer.concat(head);
   if (!sniffFormat(start)) {
@@ -99,7 +117,8 @@ async function receiveFile(
  * Reads every part of a multipart request (docs/uploads.md, "Receiving"): file parts stream
  * to a temporary folder of this request, fields are collected. The caller decides what to keep
  * only once the whole request is in, so a request cut off halfway leaves nothing: the iterator
- * throws, and `discard` removes what was written.
+ * throws, and `discard` removes what was written. A file part over `maxFileBytes` throws a
+ * 413 AppError at once, with nothing more of the request read, and leaves nothing either.
  */
 export async function receiveMultipart(
   parts: AsyncIterableIterator<Multipart>,
