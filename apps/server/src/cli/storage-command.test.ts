@@ -247,4 +247,17 @@ describe('npm run sticky -- storage migrate', () => {
     );
     expect(result.code).toBe(69);
   }, 60_000);
+
+  it('stops an import with the same one line when the bucket cannot be used', async () => {
+    const result = await runCli(['import', dataDir], {
+      ...env,
+      ...s3.env,
+      STORAGE: 's3',
+      S3_BUCKET: 'no-such-bucket',
+    });
+    expect(result.stderr.trim()).toBe(
+      `S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: the bucket does not exist`,
+    );
+    expect(result.code).toBe(69);
+  }, 60_000);
 });
