@@ -108,7 +108,7 @@ const expectedOutcomes: Record<
   'missing-palette.gif': { width: 1, height: 1, frames: 2, type: 'gif' },
   'no-pixel-data.gif': {
     reason:
-      'no-pixel-data.gif: the image could not be decoded (gifload_buffer: Invalid frame data).',
+      'no-pixel-data.gif: the file is damaged: its image data could not be read (gifload_buffer: Invalid frame data).',
   },
   'zero-frames.gif': { reason: 'zero-frames.gif: the GIF has no frames.' },
   // The 0x0 frame draws nothing: the item is its 2x2 screen.

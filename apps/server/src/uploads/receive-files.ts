@@ -14,7 +14,7 @@ export type ReceivedFile =
   | { kind: 'kept'; fileName: string; path: string; bytes: number }
   | { kind: 'refused'; fileName: string; reason: string; cause: RefusalCause };
 
-export type RefusalCause = 'too_big' | 'not_an_image' | 'empty' | 'over_quota';
+export type RefusalCause = 'not_an_image' | 'empty' | 'over_quota';
 
 export interface ReceivedRequest {
   files: ReceivedFile[];

@@ -159,7 +159,6 @@ function describeQuota(
 }
 
 const causeStatus: Record<RefusalCause, AppError['code']> = {
-  too_big: 'payload_too_large',
   not_an_image: 'unsupported_media_type',
   empty: 'bad_request',
   over_quota: 'rate_limited',

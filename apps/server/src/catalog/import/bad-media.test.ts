@@ -27,7 +27,8 @@ const expected: Record<
     rejected: 'it declares 11,390×12,595 pixels per frame, over the limit of 16,777,216',
   },
   'no-pixel-data.gif': {
-    rejected: 'the image could not be decoded (gifload_buffer: Invalid frame data)',
+    rejected:
+      'the file is damaged: its image data could not be read (gifload_buffer: Invalid frame data)',
   },
   // Frames outside the screen widen the canvas, as Chromium shows them; never 65535² pixels.
   'animated-frames-out-of-bounds.gif': { imported: { width: 300, height: 100, frames: 4 } },

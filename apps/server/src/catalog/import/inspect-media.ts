@@ -75,7 +75,7 @@ export function describeDecodeError(error: unknown): string {
     return `the file is truncated or damaged (${detail})`;
   }
   if (/unsupported image format/i.test(message)) return 'the image format is not supported';
-  return `the image could not be decoded (${detail})`;
+  return `the file is damaged: its image data could not be read (${detail})`;
 }
 
 /** GIF's logical screen, read before any decoder sees the file (a 40-byte bomb fails here). */
