@@ -100,6 +100,19 @@ describe('rankings that read a bounded part of the catalog', () => {
     expect(read).toBeLessThan(2 * 260);
   });
 
+  it('reads as little for an inflected, misspelt or half-typed form of a broad word', async () => {
+    // None of these is a word of the catalog; each finds every pet through its stem ("pets"),
+    // its typo correction ("pett") or its prefix ("pe"), so each is as broad as "pet" and must
+    // be read a slice at a time too, not whole as a rare word would be.
+    for (const q of ['pets ', 'pett ', 'pe']) {
+      await testApp.database.pool.query('SELECT sticky_catalog_version_bump()');
+      const read = await countItemRowsRead(testApp.database, () => search(q, 0));
+      expect(read, q).toBeGreaterThanOrEqual(260);
+      expect(read, q).toBeLessThan(2 * 260);
+      expect((await search(q, 0)).totalCount, q).toBeGreaterThan(260);
+    }
+  });
+
   it('ranks exactly by relevance when fewer items match than a block holds', async () => {
     const page = await search('zebra', 0);
     expect(page.totalCount).toBe(3);

@@ -38,6 +38,18 @@ interface Frequencies {
 export const wordFrequency = (scale: PopularityScale, word: string) =>
   scale.frequencies.words.get(word) ?? scale.frequencies.rare;
 
+/**
+ * The share of items with a word starting with `prefix`, about: at least that of the most
+ * common such word (a word being typed, `danc`, matches dance and dancing).
+ */
+export function prefixFrequency(scale: PopularityScale, prefix: string): number {
+  let share = scale.frequencies.rare;
+  for (const [word, wordShare] of scale.frequencies.words) {
+    if (wordShare > share && word.startsWith(prefix)) share = wordShare;
+  }
+  return share;
+}
+
 /** The share of items with `tag`, about. */
 export const tagFrequency = (scale: PopularityScale, tag: string) =>
   scale.frequencies.tags.get(tag) ?? scale.frequencies.rare;

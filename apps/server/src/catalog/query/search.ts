@@ -3,7 +3,15 @@ import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, ItemType, Page, Ranking } from './items.ts';
-import { compareIds, reachFor, readSlices, sliceSql, wordFrequency } from './popularity-slices.ts';
+import {
+  compareIds,
+  prefixFrequency,
+  reachFor,
+  readSlices,
+  sliceSql,
+  wordFrequency,
+} from './popularity-slices.ts';
+import type { PopularityScale } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
 
 export interface SearchOptions {
@@ -47,17 +55,24 @@ interface Corrections {
   fuzzy: string;
   /** The query with each unknown word replaced by its best candidate. */
   corrected: string;
+  /** The catalog words each unknown word is matched with besides itself. */
+  alternatives: ReadonlyMap<string, readonly string[]>;
 }
 
-/** The query's words (lexemes, in order) and whether the catalog has each. */
-type QueryWord = {
+/**
+ * The query's words (lexemes, in order), whether the catalog has each, and each word's English
+ * stems (what the stem matcher looks for: "birds" → bird).
+ */
+export type QueryWord = {
   word: string;
   is_known: boolean;
+  stems: string[];
 };
 
 async function readQueryWords(deps: CatalogDeps, normalized: string): Promise<QueryWord[]> {
   const words = await deps.database.db.execute<QueryWord>(sql`
-    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known
+    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known,
+      tsvector_to_array(to_tsvector('sticky_english', lexeme)) AS stems
     FROM unnest(to_tsvector('sticky_simple', ${normalized}))
     ORDER BY positions[1]`);
   return words.rows;
@@ -90,7 +105,33 @@ async function correctQuery(
       .map(({ word, close }) => `(${[word, ...close].map(lexeme).join(' | ')})`)
       .join(' & '),
     corrected: parts.map(({ word, close }) => close[0] ?? word).join(' '),
+    alternatives,
   };
+}
+
+/**
+ * About the share of items a query matches, to size its first slice (popularity-slices.ts):
+ * the words of a query go together (grinning face), so it is its rarest word's share, and a
+ * word matches through itself, its stems and its typo alternatives (the matchers are OR'ed), so
+ * a word's share is the largest of theirs. A misspelt or inflected word the statistics do not
+ * know ("birds") then counts as common as the word it finds ("bird"), instead of as rare, which
+ * read its thousands of matches whole at a million items (docs/catalog.md, "Popularity
+ * slices"). Only how many rounds a ranking takes depends on this guess, never what it answers.
+ */
+export function estimateQueryShare(
+  scale: PopularityScale,
+  words: readonly QueryWord[],
+  options: { partial?: string; alternatives?: ReadonlyMap<string, readonly string[]> } = {},
+): number {
+  const shares = words.map(({ word, stems }) =>
+    Math.max(
+      ...[word, ...stems, ...(options.alternatives?.get(word) ?? [])].map((term) =>
+        wordFrequency(scale, term),
+      ),
+      word === options.partial ? prefixFrequency(scale, word) : 0,
+    ),
+  );
+  return Math.min(1, ...shares);
 }
 
 /**
@@ -261,10 +302,11 @@ async function rankSearch(
   const corrections = await correctQuery(deps, words);
   // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
   // sized to hold the blocks needed, so a common word takes one round and a rare one reads its
-  // matches whole at once. Words of one query go together (grinning face), so its share is
-  // taken as its rarest word's: a slice then holds at most what it needs, and only the number
-  // of rounds depends on this guess. A word being typed matches at least what it would whole.
-  const density = Math.min(1, ...words.map(({ word }) => wordFrequency(scale, word)));
+  // matches whole at once. A word being typed matches at least what it would whole.
+  const density = estimateQueryShare(scale, words, {
+    partial: query.partial,
+    alternatives: corrections?.alternatives,
+  });
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const read = await readSlices(scale, {
     firstSlice: Math.max(blockSize, reachFor(0, 1, needed) / Math.max(density, 1e-9)),
