@@ -204,7 +204,8 @@ describe('tiles of GIFs that declare transparency', () => {
       phase: 'ready',
       parallelism: 2,
     }).render();
-    for (const name of ['fixed_width', 'fixed_height']) {
+    // The ready tier's one tile (rendition-plan.ts); fixed_height comes later.
+    for (const name of ['fixed_width']) {
       const tile = files.find((file) => file.name === name && file.format === 'webp')!;
       const metadata = await sharp(tile.file, { animated: true }).metadata();
       expect(metadata.pages, name).toBe(48);

@@ -202,15 +202,11 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
         .sort();
       expect(namesOf(entry), entry.file).toEqual(ready);
       const fixedWidth = Math.min(200, entry.width);
-      const fixedHeight = Math.min(200, entry.height);
+      // The grid's tile; fixed_height (rows of equal height) is made later (rendition-plan.ts).
       const sizes = {
         fixed_width: {
           width: fixedWidth,
           height: Math.round((entry.height * fixedWidth) / entry.width),
-        },
-        fixed_height: {
-          width: Math.round((entry.width * fixedHeight) / entry.height),
-          height: fixedHeight,
         },
       };
       expect(rendition(entry, 'original', entry.format)).toMatchObject({
@@ -265,7 +261,7 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
     for (const entry of manifest) {
       const item = itemOf(entry);
       expect(rendition(entry, 'original', entry.format).frames).toBe(entry.frames);
-      for (const name of ['fixed_width', 'fixed_height']) {
+      for (const name of ['fixed_width']) {
         const row = rendition(entry, name, 'webp');
         const label = `${entry.file} ${name}.webp`;
         // Identical consecutive frames are merged (their delays added up): never more frames.
@@ -285,7 +281,7 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
           expect(Math.abs(mp4.durationMs - played), `${label} mp4`).toBeLessThanOrEqual(20);
         }
       }
-      for (const name of ['original_still', 'fixed_width_still', 'fixed_height_still']) {
+      for (const name of ['original_still', 'fixed_width_still']) {
         expect(rendition(entry, name, 'gif').frames).toBe(1);
       }
     }

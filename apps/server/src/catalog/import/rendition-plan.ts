@@ -32,7 +32,7 @@ export function videoFormatOf(kind: ItemKind): 'mp4' | 'webm' {
 /**
  * Every rendition an item gets, GIPHY's names first (docs/api.md, "Renditions"), then Tenor's
  * `tiny` and `nano`. The grid shows `fixed_width` (WebP, or MP4) over its still, the item page
- * `original`: those are `ready`; the rest is made later, by a job.
+ * `original` over its still: those are `ready`; the rest is made later, by a job.
  */
 export function planRenditions(kind: ItemKind): PlannedRendition[] {
   const plan: PlannedRendition[] = [];
@@ -53,13 +53,15 @@ export function planRenditions(kind: ItemKind): PlannedRendition[] {
   add('ready', 'original_still', 'gif', 'webp');
   add('ready', 'fixed_width', 'webp', ...readyVideo);
   add('ready', 'fixed_width_still', 'gif', 'webp');
-  add('ready', 'fixed_height', 'webp', ...readyVideo);
-  add('ready', 'fixed_height_still', 'gif', 'webp');
 
   // Until made, `original`'s GIF is answered with the original file itself (serialize.ts).
   add('later', 'original', 'gif', 'webp', ...video);
   add('later', 'fixed_width', 'gif', ...video);
-  add('later', 'fixed_height', 'gif', ...video);
+  // `fixed_height` is for rows of equal height, which neither our grid nor the item page
+  // shows: until made, it is answered with `fixed_width` (serialize.ts). Decoding only to the
+  // tile the grid shows makes the ready tier of a wide item a quarter of the pixels.
+  add('later', 'fixed_height', 'webp', 'gif', ...video);
+  add('later', 'fixed_height_still', 'gif', 'webp');
   add('later', 'fixed_width_small', 'gif', 'webp', ...video);
   add('later', 'fixed_width_small_still', 'gif');
   add('later', 'fixed_height_small', 'gif', 'webp', ...video);
