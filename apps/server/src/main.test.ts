@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './test-support/database.ts';
 import type { TestDatabase } from './test-support/database.ts';
-import { spawnServerProcess, waitForExit } from './test-support/processes.ts';
+import { outputLines, spawnServerProcess, waitForExit } from './test-support/processes.ts';
 
 /**
  * A start-up check that fails stops `npm start` with one line saying which setting and why, as
@@ -31,10 +31,7 @@ describe('npm start with a service it cannot use', () => {
       DATA_DIR: dataDir,
     });
     const code = await waitForExit(server.child);
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.trim() !== '');
+    const lines = outputLines(server);
     expect(lines).toEqual([
       expect.stringMatching(
         /^DATABASE_READ_URL \(127\.0\.0\.1:\d+\/test_[0-9a-f]+\) cannot be used: it is not a standby \(pg_is_in_recovery\(\) is false\)\. Point it at a streaming replica of DATABASE_URL's server, or leave it unset\.$/,

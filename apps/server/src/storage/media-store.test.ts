@@ -12,7 +12,7 @@ import { openDatabase } from '../services/open-database.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { listFilesUnder } from '../test-support/files.ts';
-import { spawnServerProcess, waitForExit } from '../test-support/processes.ts';
+import { outputLines, spawnServerProcess, waitForExit } from '../test-support/processes.ts';
 import { startTestS3 } from '../test-support/s3.ts';
 import type { TestS3 } from '../test-support/s3.ts';
 import { signInAs } from '../test-support/sign-in.ts';
@@ -250,10 +250,7 @@ describe('STORAGE=s3', () => {
         DATA_DIR: dataDir,
       });
       const code = await waitForExit(server.child);
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.trim() !== '');
+      const lines = outputLines(server);
       expect(lines).toEqual([
         `S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: the bucket does not exist`,
       ]);

@@ -33,6 +33,14 @@ export interface ServerProcess {
   output: () => string;
 }
 
+/** What a process printed, stdout and stderr together, without its blank lines. */
+export function outputLines(server: Pick<ServerProcess, 'output'>): string[] {
+  return server
+    .output()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+}
+
 /**
  * `npm start` as a real process on a free port, not waited for: for a start that is to fail
  * (then waitForExit). startServerProcess waits until it is ready.

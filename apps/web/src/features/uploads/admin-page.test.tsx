@@ -4,31 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, stubApi } from '@/test-support/api.ts';
 import { renderRoute, testUser } from '@/test-support/render.tsx';
+import { makeUploadRow } from './test-support/upload-rows.ts';
 import { AdminPage } from './admin-page.tsx';
 
 const admin = { ...testUser, isAdmin: true };
 const grace: Uploader = { id: 'u2', name: 'Grace Hopper', email: 'grace@example.com' };
 const alan: Uploader = { id: 'u3', name: 'Alan Turing', email: 'alan@example.com' };
-
-function uploadRow(
-  id: string,
-  change: Partial<Upload> & { title: string; uploader: Uploader },
-): Upload {
-  const { title, ...rest } = change;
-  return {
-    id,
-    itemId: null,
-    state: 'ready',
-    reason: null,
-    fileName: `${id}.gif`,
-    bytes: 2048,
-    createdAt: '2025-01-02T10:00:00.000Z',
-    previewUrl: null,
-    previewStillUrl: null,
-    details: { title, tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
-    ...rest,
-  };
-}
 
 describe('Admin', () => {
   beforeAll(async () => {
@@ -39,9 +20,9 @@ describe('Admin', () => {
 
   beforeEach(() => {
     uploads = [
-      uploadRow('up-1', { title: 'Cat dance', itemId: 'i1', uploader: grace }),
-      uploadRow('up-2', { title: 'Rain loop', itemId: 'i2', state: 'hidden', uploader: alan }),
-      uploadRow('up-3', {
+      makeUploadRow('up-1', { title: 'Cat dance', itemId: 'i1', uploader: grace }),
+      makeUploadRow('up-2', { title: 'Rain loop', itemId: 'i2', state: 'hidden', uploader: alan }),
+      makeUploadRow('up-3', {
         title: 'Broken',
         state: 'failed',
         reason: 'up-3.gif: the GIF has no frames.',

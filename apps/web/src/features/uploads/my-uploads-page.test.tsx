@@ -4,25 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, stubApi } from '@/test-support/api.ts';
 import { renderRoute, testUser } from '@/test-support/render.tsx';
+import { makeUploadRow } from './test-support/upload-rows.ts';
 import { MyUploadsPage } from './my-uploads-page.tsx';
-
-function uploadRow(id: string, change: Partial<Upload> & { title: string }): Upload {
-  const { title, ...rest } = change;
-  return {
-    id,
-    itemId: null,
-    state: 'ready',
-    reason: null,
-    fileName: `${id}.gif`,
-    bytes: 2048,
-    createdAt: '2025-01-02T10:00:00.000Z',
-    previewUrl: null,
-    previewStillUrl: null,
-    details: { title, tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
-    uploader: null,
-    ...rest,
-  };
-}
 
 function ownedItem(upload: Upload, change: Partial<OwnedItem> = {}): OwnedItem {
   return {
@@ -46,14 +29,14 @@ describe('My uploads', () => {
   let api: ReturnType<typeof stubApi>;
 
   beforeEach(() => {
-    const ready = uploadRow('up-1', { title: 'Mine ready', itemId: 'i1' });
-    const failed = uploadRow('up-2', {
+    const ready = makeUploadRow('up-1', { title: 'Mine ready', itemId: 'i1' });
+    const failed = makeUploadRow('up-2', {
       title: 'Broken',
       state: 'failed',
       reason: 'up-2.gif is damaged: it ends before its first frame.',
     });
-    const hidden = uploadRow('up-3', { title: 'Hidden one', state: 'hidden', itemId: 'i3' });
-    const theirs = uploadRow('up-4', { title: 'Their dance', itemId: 'i4' });
+    const hidden = makeUploadRow('up-3', { title: 'Hidden one', state: 'hidden', itemId: 'i3' });
+    const theirs = makeUploadRow('up-4', { title: 'Their dance', itemId: 'i4' });
     uploads = [ready, failed, hidden, theirs];
     items = new Map([
       ['i1', ownedItem(ready)],
