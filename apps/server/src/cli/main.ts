@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import type { CliCommand } from './cli-command.ts';
+import { StartupError } from '../lib/startup-error.ts';
 import { CliError } from './cli-command.ts';
 
 /** Subcommands, loaded on demand; add one line per command. */
@@ -42,7 +43,8 @@ let exitCode: number;
 try {
   exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof CliError) {
+  // A bucket or read replica that cannot be used stops a command as it stops the server.
+  if (error instanceof CliError || error instanceof StartupError) {
     console.error(error.message);
     exitCode = error.exitCode;
   } else {

@@ -5,7 +5,6 @@ import { ConfigError, loadConfig } from '../config/env.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { DataDirBusyError, PostgresSetupError } from '../db/embedded.ts';
-import { StartupError } from '../lib/startup-error.ts';
 import { openDatabase } from '../services/open-database.ts';
 import { CliError } from './cli-command.ts';
 
@@ -44,9 +43,6 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
       );
     }
     if (error instanceof PostgresSetupError) throw new CliError(error.message, 1);
-    // A bucket or read replica the settings name but that cannot be used: the same one line
-    // the server stops with (docs/scaling.md, "Media storage").
-    if (error instanceof StartupError) throw new CliError(error.message, error.exitCode);
     throw error;
   }
   const { database } = opened;

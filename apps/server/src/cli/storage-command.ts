@@ -5,7 +5,6 @@ import cliProgress from 'cli-progress';
 import { createStagingDir } from '../catalog/import/media-files.ts';
 import { contentHashOf, hashContent } from '../catalog/media-paths.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
-import { StartupError } from '../lib/startup-error.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import type { CliCommand } from './cli-command.ts';
@@ -129,14 +128,7 @@ export const storageCommand: CliCommand = {
       throw error;
     }
     if (s3Config.storage.kind !== 's3') throw new CliError('S3 settings are missing', 78);
-    let catalog;
-    try {
-      catalog = await openCatalog();
-    } catch (error) {
-      // openCatalog checks the store STORAGE names as the server does: one line when unusable.
-      if (error instanceof StartupError) throw new CliError(error.message, error.exitCode);
-      throw error;
-    }
+    const catalog = await openCatalog();
     const bucket = createS3MediaStore(s3Config.storage);
     const disk = createLocalMediaStore(catalog.config.mediaDir);
     try {

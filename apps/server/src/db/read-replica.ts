@@ -288,11 +288,9 @@ export function connectReadReplica(options: ReadReplicaOptions): {
         theirs = (await watchPool.query<Identity>(identitySql)).rows[0]!;
       } catch (error) {
         const reason = isReplicaLost(error) ? 'nothing answers there' : 'the connection is refused';
-        throw new StartupError(
-          `${where}: ${reason} (${(error as Error).message.split('\n')[0]})`,
-          69,
-          { cause: error },
-        );
+        throw new StartupError(`${where}: ${reason} (${(error as Error).message.split('\n')[0]})`, {
+          cause: error,
+        });
       }
       const ours = (await primary.query<Identity>(identitySql)).rows[0]!;
       if (!theirs.is_standby) {

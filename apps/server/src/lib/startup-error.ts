@@ -5,11 +5,9 @@
  * EX_UNAVAILABLE, as `storage migrate` exits when a store fails the same check.
  */
 export class StartupError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 69,
-    options?: { cause?: unknown },
-  ) {
+  readonly exitCode = 69;
+
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'StartupError';
   }

@@ -200,7 +200,7 @@ export function createS3MediaStore(
       try {
         await client.send(new HeadBucketCommand({ Bucket }));
       } catch (error) {
-        throw new StartupError(`${where} cannot be used: ${describeS3Error(error)}`, 69, {
+        throw new StartupError(`${where} cannot be used: ${describeS3Error(error)}`, {
           cause: error,
         });
       }
