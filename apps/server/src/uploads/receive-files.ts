@@ -80,11 +80,12 @@ async function receiveFile(
   // busboy marks the part truncated and says 'limit' once it holds UPLOAD_MAX_BYTES of it, and
   // would then read the rest of the part only to drop it. Destroying the part instead makes
   // the plugin stop feeding busboy: the rest of the body stays unread.
-  const tooBig = new AppError(
-    'payload_too_large',
-    `${fileName} is over the limit of ${formatMegabytes(maxFileBytes)} per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.`,
-  );
-  const stopReading = () => part.file.destroy(tooBig);
+  const tooBig = () =>
+    new AppError(
+      'payload_too_large',
+      `${fileName} is over the limit of ${formatMegabytes(maxFileBytes)} per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.`,
+    );
+  const stopReading = () => part.file.destroy(tooBig());
   // The limit may be reached before the part is handed over (a body that arrived at once).
   if (part.file.truncated) stopReading();
   else part.file.once('limit', stopReading);
@@ -96,7 +97,7 @@ async function receiveFile(
     // the stream has let go of it, or the open would make it again after the removal.
     if (!writer.closed) await once(writer, 'close');
     await fsp.rm(filePath, { force: true });
-    throw part.file.truncated ? tooBig : error;
+    throw part.file.truncated && !(error instanceof AppError) ? tooBig() : error;
   }
   const refuse = async (reason: string, cause: RefusalCause): Promise<ReceivedFile> => {
     await fsp.rm(filePath, { force: true });

@@ -63,7 +63,7 @@ interface Corrections {
  * The query's words (lexemes, in order), whether the catalog has each, and each word's English
  * stems (what the stem matcher looks for: "birds" → bird).
  */
-export type QueryWord = {
+type QueryWord = {
   word: string;
   is_known: boolean;
   stems: string[];
@@ -118,7 +118,7 @@ async function correctQuery(
  * read its thousands of matches whole at a million items (docs/catalog.md, "Popularity
  * slices"). Only how many rounds a ranking takes depends on this guess, never what it answers.
  */
-export function estimateQueryShare(
+function estimateQueryShare(
   scale: PopularityScale,
   words: readonly QueryWord[],
   options: { partial?: string; alternatives?: ReadonlyMap<string, readonly string[]> } = {},
