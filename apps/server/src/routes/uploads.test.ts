@@ -617,9 +617,11 @@ describe('upload quotas, roles and races', () => {
         socket.once('error', reject);
       });
       socket.write(
-        `POST /api/uploads HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\n` +
-          `Origin: ${listening.baseUrl}\r\nContent-Type: ${contentType}\r\n` +
-          `Content-Length: ${body.length}\r\n\r\n`,
+        rawRequest('POST', '/api/uploads', {
+          ...sameSiteHeaders(listening, cookie),
+          'Content-Type': contentType,
+          'Content-Length': String(body.length),
+        }),
       );
       socket.write(sent);
       // The server is receiving: both files are being written in the request's folder.

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { loadConfig } from '../config/env.ts';
 import { StartupError } from '../lib/startup-error.ts';
@@ -15,11 +14,11 @@ import { listFilesUnder } from '../test-support/files.ts';
 import { outputLines, spawnServerProcess, waitForExit } from '../test-support/processes.ts';
 import { startTestS3 } from '../test-support/s3.ts';
 import type { TestS3 } from '../test-support/s3.ts';
-import { signInAs } from '../test-support/sign-in.ts';
+import type { BucketApp } from '../test-support/uploads.ts';
 import {
   makeAnimation,
   postUploads,
-  sameSiteHeaders,
+  startBucketApp,
   waitForUploads,
 } from '../test-support/uploads.ts';
 import { createLocalMediaStore, createS3MediaStore } from './media-store.ts';
@@ -89,18 +88,16 @@ describe('media stores', () => {
 });
 
 describe('STORAGE=s3', () => {
+  let bucketApp: BucketApp;
   let s3: TestS3;
   let testApp: TestApp;
   let auth: Record<string, string>;
   beforeAll(async () => {
-    s3 = await startTestS3();
-    testApp = await createTestApp({ ...s3.env, STICKY_API_KEYS: apiKey }, { hasJobs: true });
-    auth = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+    bucketApp = await startBucketApp({ STICKY_API_KEYS: apiKey });
+    ({ s3, testApp, auth } = bucketApp);
   });
   afterAll(async () => {
-    await testApp?.close();
-    await s3?.close();
-    await closeMediaProcessors();
+    await bucketApp?.close();
   });
 
   it('keeps an uploaded item’s files in the bucket, and serves them as the disk did', async () => {

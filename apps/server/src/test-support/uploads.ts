@@ -1,7 +1,12 @@
 import type { ListUploadsResponse, Upload } from '@sticky/contracts';
+import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
+import { createTestApp } from './app.ts';
 import type { TestApp } from './app.ts';
 import { makeAnimation as makeMediaAnimation } from './media.ts';
 import type { AnimationOptions } from './media.ts';
+import { startTestS3 } from './s3.ts';
+import type { TestS3 } from './s3.ts';
+import { signInAs } from './sign-in.ts';
 
 export interface FormFile {
   name: string;
@@ -99,4 +104,33 @@ export async function waitForUploads(
     if (uploads.every((upload) => upload.state !== 'processing')) return uploads;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+export interface BucketApp {
+  s3: TestS3;
+  testApp: TestApp;
+  /** A signed-in person's same-site headers. */
+  auth: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+/**
+ * A test app with a job queue whose media live in a bucket of its own (s3rver on loopback),
+ * and a person signed in to it: where the storage tests upload (docs/scaling.md, "Media
+ * storage").
+ */
+export async function startBucketApp(env: Record<string, string> = {}): Promise<BucketApp> {
+  const s3 = await startTestS3();
+  const testApp = await createTestApp({ ...s3.env, ...env }, { hasJobs: true });
+  const auth = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+  return {
+    s3,
+    testApp,
+    auth,
+    close: async () => {
+      await testApp.close();
+      await s3.close();
+      await closeMediaProcessors();
+    },
+  };
 }

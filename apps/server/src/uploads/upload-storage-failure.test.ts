@@ -1,16 +1,13 @@
 import type { CreateUploadsResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { getMediaStore } from '../storage/media-store.ts';
-import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
-import { startTestS3 } from '../test-support/s3.ts';
 import type { TestS3 } from '../test-support/s3.ts';
-import { signInAs } from '../test-support/sign-in.ts';
+import type { BucketApp } from '../test-support/uploads.ts';
 import {
   makeAnimation,
   postUploads,
-  sameSiteHeaders,
+  startBucketApp,
   waitForUploads,
 } from '../test-support/uploads.ts';
 import { UPLOADS_QUEUE } from './uploads-service.ts';
@@ -22,19 +19,17 @@ const apiKey = 'storage-failure-key-0123456789abcdefgh';
  * item stays invisible, the job queue runs the upload again, and then the item is whole.
  */
 describe('a storage failure in the middle of an upload', () => {
+  let bucketApp: BucketApp;
   let s3: TestS3;
   let testApp: TestApp;
   let auth: Record<string, string>;
   beforeAll(async () => {
-    s3 = await startTestS3();
-    testApp = await createTestApp({ ...s3.env, STICKY_API_KEYS: apiKey }, { hasJobs: true });
-    auth = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
+    bucketApp = await startBucketApp({ STICKY_API_KEYS: apiKey });
+    ({ s3, testApp, auth } = bucketApp);
   });
   afterAll(async () => {
     vi.restoreAllMocks();
-    await testApp?.close();
-    await s3?.close();
-    await closeMediaProcessors();
+    await bucketApp?.close();
   });
 
   const search = async (query: string) =>
