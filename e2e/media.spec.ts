@@ -138,6 +138,30 @@ test.describe('media in Chromium', () => {
   // Media work is CPU-bound: a busy machine (two cores, a CI run beside) needs the margin.
   test.describe.configure({ timeout: 180_000 });
 
+  test("the page of / preloads the home page's scripts, and the page uses each one", async ({
+    browser,
+    media,
+  }) => {
+    const { page, pageErrors } = await openPage(browser, media);
+    await page.goto('/');
+    await expect(page.getByTestId('gif-tile').first()).toBeVisible();
+    const preloaded = await page
+      .locator('link[rel="modulepreload"]')
+      .evaluateAll((links: HTMLLinkElement[]) => links.map((link) => new URL(link.href).pathname));
+    // The home page's own chunk is among them: the server found it in the build's manifest.
+    expect(preloaded.some((file) => /^\/assets\/home-[\w-]+\.js$/.test(file))).toBe(true);
+    const loaded = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name).pathname)
+        .filter((file) => file.endsWith('.js')),
+    );
+    // Nothing preloaded in vain: each is a script the page went on to run.
+    for (const file of preloaded) expect(loaded).toContain(file);
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('a GIF tile is a muted, looping, inline video over its still, and it plays', async ({
     browser,
     media,

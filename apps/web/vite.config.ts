@@ -14,6 +14,8 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // The server reads it to preload a route's lazy scripts with its page (docs/web.md, "First page").
+    manifest: true,
   },
   server: {
     proxy: {

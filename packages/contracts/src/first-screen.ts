@@ -149,6 +149,16 @@ export const itemRightsFirstScreenSchema: FirstScreenSchema<ItemRights> = {
 export const homeTrendingParams = { limit: 25, rating: 'g' } as const;
 
 /**
+ * The modules the web app's router loads lazily to show `/` to a signed-in person (the home
+ * page and the signed-in header), as Vite's build manifest names them: the server preloads
+ * their scripts with the page (docs/web.md, "First page").
+ */
+export const homeRouteModules = [
+  'src/features/home/index.ts',
+  'src/features/navigation/signed-in-chrome.tsx',
+] as const;
+
+/**
  * The `<script type="application/json">` in which the HTML of `/` carries, for a signed-in
  * person, the first page of trending: `/v1`'s own answer, with the request it answers in its
  * `data-request` attribute (docs/web.md, "First page"). Data, not a script: nothing runs.

@@ -91,6 +91,34 @@ describe('the first page of trending in the HTML of /', () => {
     '<!doctype html><html><head><title>Sticky</title></head><body><div id="root"></div></body></html>';
   beforeAll(async () => {
     fs.writeFileSync(path.join(distDir, 'index.html'), indexHtml);
+    // Vite's manifest of a build: the entry and its shared chunk (index.html preloads both),
+    // the home page and the header loaded lazily, with a chunk of their own and the shared one.
+    fs.mkdirSync(path.join(distDir, '.vite'));
+    fs.writeFileSync(
+      path.join(distDir, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': {
+          file: 'assets/index-a1.js',
+          isEntry: true,
+          imports: ['_react-b2.js'],
+          dynamicImports: ['src/features/home/index.ts', 'src/features/landing/index.ts'],
+          css: ['assets/index-c3.css'],
+        },
+        '_react-b2.js': { file: 'assets/react-b2.js' },
+        '_content-d4.js': { file: 'assets/content-d4.js', imports: ['_react-b2.js'] },
+        'src/features/home/index.ts': {
+          file: 'assets/home-e5.js',
+          isDynamicEntry: true,
+          imports: ['_content-d4.js', '_react-b2.js'],
+        },
+        'src/features/navigation/signed-in-chrome.tsx': {
+          file: 'assets/signed-in-chrome-f6.js',
+          isDynamicEntry: true,
+          imports: ['_content-d4.js'],
+        },
+        'src/features/landing/index.ts': { file: 'assets/landing-g7.js', isDynamicEntry: true },
+      }),
+    );
     testApp = await createTestApp({}, { webDistDir: distDir });
     await insertCatalogItems(testApp.database, [
       // A title that tries to close the element it is carried in.
@@ -154,6 +182,23 @@ describe('the first page of trending in the HTML of /', () => {
     expect(response.headers.vary).toMatch(/cookie/i);
     // The CSP is unchanged: no inline script is allowed, and none is needed.
     expect(String(response.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
+  });
+
+  it("preloads, for a signed-in request, the home page's lazy scripts the entry does not load", async () => {
+    const modulePreloads = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]);
+    const { cookie } = await signInAs(testApp);
+    const signedIn = await getHome('/?type=stickers', cookie);
+    expect(modulePreloads(signedIn.body).sort()).toEqual([
+      '/assets/content-d4.js',
+      '/assets/home-e5.js',
+      '/assets/signed-in-chrome-f6.js',
+    ]);
+    expect(signedIn.body.indexOf('rel="modulepreload"')).toBeLessThan(
+      signedIn.body.indexOf('</head>'),
+    );
+    // Signed out, `/` becomes the landing page: the home page's scripts would be wasted bytes.
+    expect(modulePreloads((await getHome('/')).body)).toEqual([]);
   });
 
   it('carries the type the address asks for, and GIFs for a type it does not know', async () => {

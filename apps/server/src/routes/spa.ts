@@ -8,6 +8,7 @@ import {
   contentFilterSchema,
   describeTrendingRequest,
   firstPageElementId,
+  homeRouteModules,
   homeTrendingParams,
   pickVideoSource,
 } from '@sticky/contracts';
@@ -23,6 +24,7 @@ import {
   renderPreviewTags,
 } from '../unfurl/item-preview.ts';
 import { acceptedEncodings, dynamicCompression } from '../plugins/compression.ts';
+import { readRouteChunks } from './route-chunks.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
 export const webDistDir = path.resolve(
@@ -74,13 +76,15 @@ function listFirstPaints(itemsJson: string): Array<{ href: string; type?: string
  * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it, in a
  * `<script type="application/json">` the app reads instead of asking (docs/web.md, "First
  * page"): the first tiles then wait for the HTML and the app's JS, not also for the session
- * check and an API round trip after them, and the first tiles' images are preloaded. Data, not a script (the CSP allows no inline
+ * check and an API round trip after them; the first tiles' images and the home page's scripts
+ * (route-chunks.ts) are preloaded. Data, not a script (the CSP allows no inline
  * script), with `<` escaped so nothing in it can close the element. A signed-out request gets
  * none of the catalog; a failure to read it only costs the app that round trip.
  */
 async function renderFirstPage(
   app: FastifyInstance,
   request: FastifyRequest,
+  homeChunks: readonly string[],
 ): Promise<string | null> {
   const { config, database } = app.deps;
   if (config.giphy) return null;
@@ -104,7 +108,10 @@ async function renderFirstPage(
           `<link rel="preload" as="image" href="${escapeAttribute(image.href)}"${image.type ? ` type="${image.type}"` : ''} fetchpriority="high">`,
       )
       .join('');
-    return `${preloads}<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
+    const modules = homeChunks
+      .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
+      .join('');
+    return `${preloads}${modules}<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
   } catch (error) {
     request.log.warn({ err: error }, 'could not put the first page of trending in the page');
     return null;
@@ -176,6 +183,7 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
   const distDir = options.distDir ?? webDistDir;
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
+  const homeChunks = readRouteChunks(distDir)(homeRouteModules);
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -217,7 +225,7 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       if (request.url === '/' || request.url.startsWith('/?')) {
         // The page differs with the session cookie: no shared cache may keep it.
         reply.header('cache-control', 'private, no-cache').header('vary', 'cookie');
-        const firstPage = await renderFirstPage(app, request);
+        const firstPage = await renderFirstPage(app, request, homeChunks);
         if (firstPage) html = insertIntoHead(html, firstPage);
       } else if (itemPath) {
         const isPrivate = !arePreviewsPublic(app.deps.config);
