@@ -199,6 +199,10 @@ describe('the first page of trending in the HTML of /', () => {
     );
     // Signed out, `/` becomes the landing page: the home page's scripts would be wasted bytes.
     expect(modulePreloads((await getHome('/')).body)).toEqual([]);
+    // The manifest itself stays on the server.
+    const manifest = await testApp.app.inject('/.vite/manifest.json');
+    expect(manifest.statusCode).toBe(404);
+    expect(manifest.body).not.toContain('src/features');
   });
 
   it('carries the type the address asks for, and GIFs for a type it does not know', async () => {

@@ -189,6 +189,8 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       root: distDir,
       wildcard: false,
       index: false,
+      // The build's manifest (.vite/) is the server's to read, not the web's.
+      dotfiles: 'ignore',
       // The build writes .br and .gz beside each script and style (apps/web/build).
       preCompressed: true,
       setHeaders: (reply, filePath) => {
