@@ -2,8 +2,15 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
+import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { recordStatements } from '../../test-support/database.ts';
+import { signInAs } from '../../test-support/sign-in.ts';
 import { listTrendingSearches } from '../query/trending.ts';
-import { hasSearchOperators, recordSearchQuery } from './search-queries.ts';
+import {
+  createSearchQueryRecorder,
+  hasSearchOperators,
+  recordSearchQuery,
+} from './search-queries.ts';
 
 /**
  * Issue 16: trending searches counted requests, so one person repeating a query made it
@@ -49,6 +56,93 @@ describe('trending searches', () => {
     for (const { searcher } of stored.rows) {
       expect(searcher).not.toMatch(/alice|bob|198\.51|kkkk/);
     }
+  });
+
+  it('writes a count in one statement that commits without waiting for the disk', async () => {
+    const sent = await recordStatements(testApp.database, () =>
+      record('dancing cat', { userId: 'alice' }),
+    );
+    // One round trip, no transaction held open over several (issue 15).
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toMatch(/set_config\('synchronous_commit', 'off', true\)/);
+    expect(await countOf('dancing cat')).toBe(1);
+    // The setting was the statement's own: the pool's sessions keep the server's default.
+    const setting = await testApp.database.db.execute<{ source: string }>(
+      sql`SELECT source FROM pg_settings WHERE name = 'synchronous_commit'`,
+    );
+    expect(setting.rows[0]!.source).not.toBe('session');
+  });
+
+  /** Holds today's row for `query` in another session: the next count of it waits for the lock. */
+  const holdCount = async (query: string) => {
+    const blocker = await testApp.database.pool.connect();
+    await blocker.query('BEGIN');
+    await blocker.query(
+      `UPDATE search_queries SET count = count WHERE query = $1 AND day = (now() AT TIME ZONE 'utc')::date`,
+      [query],
+    );
+    return {
+      release: async () => {
+        await blocker.query('COMMIT');
+        blocker.release();
+      },
+    };
+  };
+  const countsWaiting = async () => {
+    const waiting = await testApp.database.db.execute<{ count: number }>(sql`
+      SELECT count(*)::int AS count FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'
+        AND query LIKE '%search_query_searchers%'`);
+    return waiting.rows[0]!.count;
+  };
+
+  it('answers a search without waiting for its count, and closing the app writes it', async () => {
+    await insertCatalogItems(testApp.database, [{ title: 'Dancing cat', tags: ['cat'] }]);
+    const search = async () => {
+      const { cookie } = await signInAs(testApp);
+      return testApp.app.inject({
+        method: 'GET',
+        url: '/v1/gifs/search?q=cat',
+        headers: { cookie },
+      });
+    };
+    expect((await search()).statusCode).toBe(200);
+    await expect.poll(() => countOf('cat')).toBe(1);
+
+    const hold = await holdCount('cat');
+    const response = await search();
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).toHaveLength(1);
+    await expect.poll(countsWaiting).toBe(1);
+    const closed = testApp.app.close();
+    await hold.release();
+    await closed;
+    expect(await countOf('cat')).toBe(2);
+  });
+
+  it('flushes: resolves only once every count started is written', async () => {
+    const recorder = createSearchQueryRecorder(testApp.app.deps);
+    const errors: unknown[] = [];
+    recorder.record('cat', { userId: 'alice', address: '203.0.113.7' }, (error) =>
+      errors.push(error),
+    );
+    await recorder.flush();
+    expect(await countOf('cat')).toBe(1);
+
+    const hold = await holdCount('cat');
+    recorder.record('cat', { userId: 'bob', address: '203.0.113.7' }, (error) =>
+      errors.push(error),
+    );
+    let isFlushed = false;
+    const flushed = recorder.flush().then(() => {
+      isFlushed = true;
+    });
+    await expect.poll(countsWaiting).toBe(1);
+    expect(isFlushed).toBe(false);
+    await hold.release();
+    await flushed;
+    expect(await countOf('cat')).toBe(2);
+    expect(errors).toEqual([]);
   });
 
   it('does not record a query built with operators', async () => {

@@ -21,7 +21,9 @@ export function hasSearchOperators(normalized: string): boolean {
  * only the first page of a search that found something (typos and later pages are not
  * interest), never a query with operators. The count is a statistic, so its commit does not
  * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
- * never waits on an fsync.
+ * never waits on an fsync. One statement, so one round trip and no connection held across
+ * several: `set_config(…, true)` lasts for the statement's own transaction, which is when the
+ * commit reads it.
  */
 export async function recordSearchQuery(
   deps: SearchActivityDeps,
@@ -31,19 +33,44 @@ export async function recordSearchQuery(
   const normalized = prepareQuery(q).normalized;
   if (normalized === '' || hasSearchOperators(normalized)) return;
   const searcher = digestRequester(deps.services.requesterSecret, requester, 'search-query');
-  await deps.database.db.transaction(async (tx) => {
-    await tx.execute(sql`SET LOCAL synchronous_commit TO OFF`);
-    await tx.execute(sql`
-      WITH person AS (
-        INSERT INTO search_query_searchers (query, day, searcher)
-        VALUES (${normalized}, (now() AT TIME ZONE 'utc')::date, ${searcher})
-        ON CONFLICT DO NOTHING
-        RETURNING query, day
-      )
-      INSERT INTO search_queries (query, day, count)
-      SELECT query, day, 1 FROM person
-      ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`);
-  });
+  await deps.database.db.execute(sql`
+    WITH commit_mode AS (SELECT set_config('synchronous_commit', 'off', true)),
+    person AS (
+      INSERT INTO search_query_searchers (query, day, searcher)
+      SELECT ${normalized}, (now() AT TIME ZONE 'utc')::date, ${searcher} FROM commit_mode
+      ON CONFLICT DO NOTHING
+      RETURNING query, day
+    )
+    INSERT INTO search_queries (query, day, count)
+    SELECT query, day, 1 FROM person
+    ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`);
+}
+
+/** Search counts on their way to the database: the reply does not wait for them. */
+export interface SearchQueryRecorder {
+  /** Starts counting a search (recordSearchQuery); a failure goes to `onError`. */
+  record: (q: string, requester: Requester, onError: (error: unknown) => void) => void;
+  /** Resolves once every count started so far is written or failed (the app's close). */
+  flush: () => Promise<void>;
+}
+
+/**
+ * Counts searches behind their replies: a search answers without waiting for its count, and
+ * the app's close waits for the counts already accepted, so stopping a server loses none.
+ */
+export function createSearchQueryRecorder(deps: SearchActivityDeps): SearchQueryRecorder {
+  const pending = new Set<Promise<void>>();
+  return {
+    record: (q, requester, onError) => {
+      const write: Promise<void> = recordSearchQuery(deps, q, requester)
+        .catch(onError)
+        .finally(() => pending.delete(write));
+      pending.add(write);
+    },
+    flush: async () => {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
 }
 
 /** Days trending searches look back over: today and the 6 before (catalog/query/trending.ts). */

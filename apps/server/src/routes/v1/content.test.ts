@@ -486,6 +486,10 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
         });
         expect(response.statusCode).toBe(200);
       }
+      // Searches are counted behind their replies: the third count lands a moment later.
+      await expect
+        .poll(async () => (await get('/v1/trending/searches')).json().data[0])
+        .toBe('cat');
       const response = await get('/v1/trending/searches');
       expect(response.statusCode).toBe(200);
       const body = response.json();

@@ -13,7 +13,7 @@ import {
   trendingSearchesEnvelopeSchema,
 } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { recordSearchQuery } from '../../catalog/activity/search-queries.ts';
+import { createSearchQueryRecorder } from '../../catalog/activity/search-queries.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
@@ -58,6 +58,10 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   // Each kept trending page's envelope, made once (pages are kept per type, rating, limit and
   // offset: one envelope each); it goes when the page does.
   const trendingEnvelopes = new WeakMap<TrendingPage, KeptJson>();
+  // Search counts are written behind the reply; closing the app waits for those accepted (this
+  // plugin's onClose runs before the app's, which closes the services they write with).
+  const searchQueries = createSearchQueryRecorder(deps);
+  app.addHook('onClose', () => searchQueries.flush());
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
@@ -104,16 +108,13 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           segment === 'text'
             ? await searchTextItemIds(deps, params, requesterOf(request, deps.config))
             : await searchItemIds(deps, { ...params, types });
-        const isFirstHit = params.offset === 0 && page.totalCount > 0;
-        const [data] = await Promise.all([
-          serializeItemsJson(deps, page.rows),
-          isFirstHit
-            ? recordSearchQuery(deps, params.q, requesterOf(request, deps.config)).catch(
-                (error: unknown) =>
-                  request.log.warn({ err: error }, 'could not record a search query'),
-              )
-            : undefined,
-        ]);
+        const data = await serializeItemsJson(deps, page.rows);
+        // Counted for trending searches behind the reply, which does not wait for it.
+        if (params.offset === 0 && page.totalCount > 0) {
+          searchQueries.record(params.q, requesterOf(request, deps.config), (error) =>
+            request.log.warn({ err: error }, 'could not record a search query'),
+          );
+        }
         return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
       },
     );
