@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.ts';
+import { refreshRelatedLists } from '../../apps/server/src/catalog/import/related-lists-job.ts';
 import { trendHalfLifeDays } from '../../apps/server/src/catalog/query/trending.ts';
 import { metadataDir } from '../lib/paths.ts';
 
@@ -155,7 +156,18 @@ export interface CatalogGrowth {
   seconds: number;
   /** Seconds spent rebuilding indexes and rendition constraints after a large batch. */
   indexSeconds: number;
+  /**
+   * Seconds the related lists took to build, as the app's job builds them
+   * (catalog/query/related-lists.ts); undefined on a schema without them (a baseline).
+   */
+  relatedListsSeconds?: number;
 }
+
+/**
+ * The triggers that note each new item for the related lists (migration 0013): the load
+ * rebuilds the lists once at the end instead, as the job would after an import.
+ */
+const relatedListsTriggers = ['items_related_lists_insert', 'items_related_lists_update_row'];
 
 async function prepare(client: PoolClient, vocabulary: readonly VocabularyRow[]): Promise<number> {
   await client.query('CREATE SCHEMA IF NOT EXISTS bench');
@@ -213,6 +225,17 @@ export async function growCatalog(
     );
     const current = await countCatalogItems(database);
     const isLarge = target - current > 20_000;
+    const {
+      rows: [lists],
+    } = await client.query<{ present: boolean }>(
+      "SELECT to_regclass('related_lists_state') IS NOT NULL AS present",
+    );
+    const hasRelatedLists = lists!.present;
+    if (hasRelatedLists) {
+      for (const name of relatedListsTriggers) {
+        await client.query(`ALTER TABLE items DISABLE TRIGGER ${name}`);
+      }
+    }
     const dropped = isLarge
       ? (
           await client.query<{ indexname: string; indexdef: string }>(
@@ -290,10 +313,22 @@ export async function growCatalog(
         await client.query('ALTER SYSTEM RESET max_wal_size');
         await client.query('SELECT pg_reload_conf()');
       }
+      if (hasRelatedLists) {
+        for (const name of relatedListsTriggers) {
+          await client.query(`ALTER TABLE items ENABLE TRIGGER ${name}`);
+        }
+      }
     }
     await client.query('VACUUM (ANALYZE) items');
     await client.query('VACUUM (ANALYZE) renditions');
     await client.query('ANALYZE creators, search_terms, search_term_variants');
+    let relatedListsSeconds: number | undefined;
+    if (hasRelatedLists) {
+      // Forced: with the triggers off, the lists do not know they are behind.
+      const refreshed = await refreshRelatedLists(database, { isForced: true });
+      relatedListsSeconds = refreshed.ms / 1000;
+      await client.query('VACUUM (ANALYZE) related_keys');
+    }
     const counts = await client.query<{ items: string; renditions: string }>(
       'SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM renditions) AS renditions',
     );
@@ -302,6 +337,7 @@ export async function growCatalog(
       renditions: Number(counts.rows[0]!.renditions),
       seconds: (performance.now() - started) / 1000,
       indexSeconds,
+      relatedListsSeconds,
     };
   } finally {
     client.release();

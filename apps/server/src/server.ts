@@ -9,6 +9,8 @@ import type { EmbeddedDatabase } from './db/embedded.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
 import { startRenditionWorker } from './catalog/import/later-renditions.ts';
 import { closeMediaProcessors } from './catalog/import/media-processor.ts';
+import { startRelatedListsWorker } from './catalog/import/related-lists-job.ts';
+import type { RelatedListsWorker } from './catalog/import/related-lists-job.ts';
 import { createJobQueue } from './jobs/job-queue.ts';
 import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
@@ -55,16 +57,19 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   // visible, shared by every server on this database, surviving restarts.
   const jobs = createJobQueue({ database, log });
   let built: App | undefined;
+  let relatedLists: RelatedListsWorker | undefined;
   try {
     await jobs.start();
     await startRenditionWorker({ config, database, jobs, log });
     await startUploadWorker({ config, database, jobs, log });
+    relatedLists = await startRelatedListsWorker({ database, jobs, log });
     built = await buildApp(
       { config, database, catalog, sessionSecret: resolveSessionSecret(config), jobs },
       { logger: log },
     );
     await built.listen({ port: config.port, host: config.host });
   } catch (error) {
+    relatedLists?.close();
     await built?.close().catch(() => {});
     await jobs.stop().catch(() => {});
     await closeMediaProcessors();
@@ -113,6 +118,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     stop: async () => {
       isStopping = true;
       await starter?.stop();
+      relatedLists?.close();
       // Running jobs get a moment to finish; one cut short is retried by the next start.
       await jobs.stop({ timeoutMs: 15_000 });
       await closeMediaProcessors();

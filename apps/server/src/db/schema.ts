@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   customType,
   date,
@@ -352,6 +353,48 @@ export const catalogVersion = pgTable('catalog_version', {
 export const popularityVersion = pgTable('popularity_version', {
   id: boolean('id').primaryKey().default(true),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * Each related key's most popular listable items, per item type (docs/catalog.md, "Related"):
+ * `t:<tag>` and `w:<stem>` as related.ts names them, rebuilt set-based by a job
+ * (catalog/import/related-lists-job.ts, migration 0013), so an item's first related page reads
+ * its keys' lists instead of slicing the catalog.
+ */
+export const relatedKeys = pgTable(
+  'related_keys',
+  {
+    type: text('type').notNull(),
+    key: text('key').notNull(),
+    /** The most popular first, at most the list length the lists were built with. */
+    itemIds: text('item_ids').array().notNull(),
+    /** Every listable item of the type with the key, when the lists were built. */
+    itemCount: integer('item_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.type] })],
+);
+
+/**
+ * One row: how many changes to items the related lists may be missing (`changes`, moved by
+ * triggers, migration 0013) and which of them the lists hold (`built_changes`, null before the
+ * first build).
+ */
+export const relatedListsState = pgTable('related_lists_state', {
+  id: boolean('id').primaryKey().default(true),
+  changes: bigint('changes', { mode: 'number' }).notNull().default(0),
+  builtChanges: bigint('built_changes', { mode: 'number' }),
+  listLength: integer('list_length'),
+  builtAt: timestamp('built_at', { withTimezone: true }),
+});
+
+/**
+ * Items added or changed (title, tags, alt text, type, rating, listable) since the related
+ * lists were built, written by triggers (migration 0013): an item's first related page reads
+ * them beside its keys' lists, so an edit shows at once; a rebuild removes those it holds.
+ */
+export const relatedListsChanges = pgTable('related_lists_changes', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  itemId: text('item_id').notNull(),
 });
 
 /** Landing page views: a daily count per path, no cookie, no personal data. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildApp } from '../app.ts';
 import type { App, BuildAppOptions } from '../app.ts';
 import { startRenditionWorker } from '../catalog/import/later-renditions.ts';
+import { startRelatedListsWorker } from '../catalog/import/related-lists-job.ts';
 import { loadConfig } from '../config/env.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
 import { startUploadWorker } from '../uploads/uploads-service.ts';
@@ -78,6 +79,7 @@ export async function createTestApp(
     await startRenditionWorker({ config, database, jobs });
     await startUploadWorker({ config, database, jobs });
   }
+  const relatedLists = jobs ? await startRelatedListsWorker({ database, jobs }) : undefined;
   const app = await buildApp(
     { config, database, sessionSecret: config.sessionSecret!, jobs },
     appOptions,
@@ -88,6 +90,7 @@ export async function createTestApp(
     database,
     dataDir,
     close: async () => {
+      relatedLists?.close();
       await jobs?.stop({ timeoutMs: 5_000 });
       await app.close();
       await database.destroy();

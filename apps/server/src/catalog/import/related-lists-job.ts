@@ -1,0 +1,198 @@
+import type { DatabaseHandle } from '../../db/client.ts';
+import type { JobLogger, JobQueue } from '../../jobs/job-queue.ts';
+import { relatedListLength } from '../query/related-lists.ts';
+
+/**
+ * Builds the related lists the first related page reads (catalog/query/related-lists.ts;
+ * docs/catalog.md, "Related"), set-based in SQL, on the durable job queue.
+ */
+
+/** The durable queue of rebuilds (jobs/job-queue.ts): one waiting and one running at most. */
+export const RELATED_LISTS_QUEUE = 'refresh-related-lists';
+
+/** Rebuilds wait at least this long after the last one started... */
+const minRefreshGapMs = 1_000;
+
+/** ...and this many times as long as the last one took: at most a tenth of a core. */
+const refreshGapFactor = 10;
+
+export interface RefreshOutcome {
+  /** False when the lists already held every change (nothing was read). */
+  isRebuilt: boolean;
+  /** Keys and types whose list was added, changed or removed. */
+  changedLists: number;
+  ms: number;
+}
+
+/**
+ * Rebuilds every key's list from the catalog, set-based, unless they already hold every
+ * change to items (`isForced` rebuilds anyway). One rebuild at a time on a database (an
+ * advisory lock); readers keep the old lists until it commits. When lists that were already in
+ * use changed, catalog_version is moved, so related rankings kept from the old lists are made
+ * again (docs/catalog.md, "Caches and versions").
+ */
+export async function refreshRelatedLists(
+  database: DatabaseHandle,
+  options: { isForced?: boolean } = {},
+): Promise<RefreshOutcome> {
+  const started = performance.now();
+  const client = await database.pool.connect();
+  let changedLists = 0;
+  let wasBuilt = false;
+  try {
+    await client.query('BEGIN');
+    try {
+      // A rebuild at a million items takes longer than a request may.
+      await client.query("SET LOCAL statement_timeout = 0; SET LOCAL work_mem = '256MB'");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('sticky related lists'))");
+      const state = await client.query<{
+        changes: string;
+        built_changes: string | null;
+        list_length: number | null;
+      }>('SELECT changes, built_changes, list_length FROM related_lists_state');
+      const row = state.rows[0];
+      if (!row) throw new Error('related_lists_state has no row (migration 0013)');
+      wasBuilt = row.built_changes !== null && row.list_length === relatedListLength;
+      const isFresh = wasBuilt && row.built_changes === row.changes;
+      if (isFresh && !options.isForced) {
+        await client.query('COMMIT');
+        return { isRebuilt: false, changedLists: 0, ms: performance.now() - started };
+      }
+      // The changes this snapshot holds: the rebuild's statements see at least these.
+      await client.query(
+        'CREATE TEMP TABLE held_related_changes ON COMMIT DROP AS SELECT seq FROM related_lists_changes',
+      );
+      // Ties broken as related.ts breaks them (compareIds: code units, so the C collation).
+      await client.query(
+        `CREATE TEMP TABLE fresh_related_keys ON COMMIT DROP AS
+         SELECT type, key, (array_agg(id ORDER BY tier DESC, trend DESC, id COLLATE "C"))[1:$1] AS item_ids,
+           count(*)::int AS item_count
+         FROM (
+           SELECT i.type, k.key, i.id, i.popularity_tier AS tier, i.trend_score AS trend
+           FROM items i CROSS JOIN LATERAL (
+             SELECT DISTINCT 't:' || t FROM unnest(i.tags) t
+             UNION ALL SELECT 'w:' || w FROM unnest(tsvector_to_array(i.search_vector_stem)) w
+           ) k(key)
+           WHERE i.is_indexable AND NOT i.is_dynamic
+         ) candidates
+         GROUP BY type, key`,
+        [relatedListLength],
+      );
+      const removed = await client.query(
+        `DELETE FROM related_keys k WHERE NOT EXISTS (
+           SELECT 1 FROM fresh_related_keys f WHERE f.key = k.key AND f.type = k.type)`,
+      );
+      const written = await client.query(
+        `INSERT INTO related_keys (type, key, item_ids, item_count)
+         SELECT type, key, item_ids, item_count FROM fresh_related_keys
+         ON CONFLICT (key, type) DO UPDATE
+           SET item_ids = excluded.item_ids, item_count = excluded.item_count
+           WHERE (related_keys.item_ids, related_keys.item_count)
+             IS DISTINCT FROM (excluded.item_ids, excluded.item_count)`,
+      );
+      changedLists = (removed.rowCount ?? 0) + (written.rowCount ?? 0);
+      await client.query(
+        'DELETE FROM related_lists_changes WHERE seq IN (SELECT seq FROM held_related_changes)',
+      );
+      // The changes counted when this transaction's snapshot was taken, or fewer: a change
+      // committed meanwhile makes the next rebuild, never a missed one.
+      await client.query(
+        'UPDATE related_lists_state SET built_changes = $1, list_length = $2, built_at = now()',
+        [row.changes, relatedListLength],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+    // Not before: the lists a kept ranking was made from are the committed ones.
+    if (wasBuilt && changedLists > 0) await client.query('SELECT sticky_catalog_version_bump()');
+  } finally {
+    client.release();
+  }
+  return { isRebuilt: true, changedLists, ms: performance.now() - started };
+}
+
+/** Whether the lists are missing or behind the items (one row read). */
+async function needsRefresh(query: (text: string) => Promise<{ rows: unknown[] }>) {
+  const { rows } = await query(
+    `SELECT 1 FROM related_lists_state
+     WHERE built_changes IS DISTINCT FROM changes OR list_length IS DISTINCT FROM ${relatedListLength}`,
+  );
+  return rows.length > 0;
+}
+
+export interface RelatedListsWorker {
+  /** Stops listening for changes and drops a rebuild not yet sent. */
+  close: () => void;
+}
+
+/**
+ * Keeps the related lists following the catalog in this process (docs/catalog.md, "Related"):
+ * runs rebuild jobs one at a time, and queues one when the lists are missing or behind at
+ * start, and after items change (migration 0013 announces it). Sends are spaced by ten times
+ * the last rebuild, so a long import rebuilds now and then rather than after every batch; the
+ * queue keeps one rebuild waiting at most, whoever sent it.
+ */
+export async function startRelatedListsWorker(deps: {
+  database: DatabaseHandle;
+  jobs: JobQueue;
+  log?: JobLogger;
+}): Promise<RelatedListsWorker> {
+  const { database, jobs, log } = deps;
+  await jobs.createQueue(RELATED_LISTS_QUEUE, {
+    policy: 'stately',
+    heartbeatSeconds: 30,
+    expireInSeconds: 3600,
+    retryLimit: 3,
+    retryDelay: 30,
+    retryBackoff: true,
+  });
+  let lastRefreshMs = 0;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+  let isClosed = false;
+
+  await jobs.work(RELATED_LISTS_QUEUE, { concurrency: 1, pollingIntervalSeconds: 1 }, async () => {
+    const outcome = await refreshRelatedLists(database);
+    if (!outcome.isRebuilt) return;
+    lastRefreshMs = outcome.ms;
+    log?.info?.(
+      { ms: Math.round(outcome.ms), changedLists: outcome.changedLists },
+      'related lists rebuilt',
+    );
+  });
+
+  const requestRefresh = () => {
+    if (isClosed || timer) return;
+    const gap = Math.max(minRefreshGapMs, refreshGapFactor * lastRefreshMs);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        lastSentAt = Date.now();
+        jobs
+          .send(RELATED_LISTS_QUEUE, {})
+          .catch((error: unknown) => log?.warn({ err: error }, 'could not queue a rebuild'));
+      },
+      Math.max(0, lastSentAt + gap - Date.now()),
+    );
+    timer.unref();
+  };
+
+  const unsubscribe = database.notifications.listen('sticky_related_lists', {
+    // At start and after a lost connection (changes may have been missed meanwhile).
+    onListening: async (client) => {
+      if (await needsRefresh((text) => client.query(text))) requestRefresh();
+    },
+    onNotification: requestRefresh,
+    onLost: () => {},
+  });
+  return {
+    close: () => {
+      isClosed = true;
+      unsubscribe();
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
