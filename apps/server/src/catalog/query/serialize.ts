@@ -1,9 +1,8 @@
 import type { GiphyItem, GiphyUser, Images, Rendition, RenditionName } from '@sticky/contracts';
 import { neverDateTime, renditionFallbacks, renditionNames } from '@sticky/contracts';
-import { inArray } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
-import { creators, renditions } from '../../db/schema.ts';
-import { loadItemsByIds } from './items.ts';
+import type { creators, renditions } from '../../db/schema.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
 import type { QueryDeps, SerializedItems } from './query-caches.ts';
 
@@ -12,19 +11,61 @@ export type { SerializedItems } from './query-caches.ts';
 type RenditionRow = typeof renditions.$inferSelect;
 type CreatorRow = typeof creators.$inferSelect;
 
+/**
+ * The item columns an item's JSON shows. Its dates are Dates, or text already in GIPHY's
+ * format when a raw read formatted them in SQL (readItemsWithCreators).
+ */
+export type SerializableItemRow = Omit<
+  ItemColumnsShown,
+  'createdAt' | 'updatedAt' | 'trendingAt'
+> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  trendingAt: Date | string | null;
+};
+
+type ItemColumnsShown = Pick<
+  CatalogItemRow,
+  | 'id'
+  | 'type'
+  | 'slug'
+  | 'title'
+  | 'tags'
+  | 'altText'
+  | 'rating'
+  | 'sourceUrl'
+  | 'creatorId'
+  | 'frames'
+  | 'sha256'
+  | 'isIndexable'
+  | 'isDynamic'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'trendingAt'
+>;
+
 /** GIPHY's date-time format, in UTC: `2016-07-14 13:16:13`. */
 export function formatGiphyDateTime(date: Date | null | undefined): string {
   if (!date || Number.isNaN(date.getTime())) return neverDateTime;
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+function giphyDateTimeOf(value: Date | string | null): string {
+  return typeof value === 'string' ? value : formatGiphyDateTime(value);
+}
+
+/** A path that encodeURIComponent leaves as it is, segment by segment (every stored one). */
+const plainPath = /^[\w.~-]+(?:\/[\w.~-]+)*$/;
+
 /** Where a media file is fetched: MEDIA_PUBLIC_URL (a CDN, a public bucket) or our /media. */
 export function mediaUrl(config: AppConfig, filePath: string): string {
-  const encoded = filePath
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => encodeURIComponent(segment))
-    .join('/');
+  const encoded = plainPath.test(filePath)
+    ? filePath
+    : filePath
+        .split('/')
+        .filter(Boolean)
+        .map((segment) => encodeURIComponent(segment))
+        .join('/');
   return config.mediaPublicUrl
     ? `${config.mediaPublicUrl}/${encoded}`
     : `${config.publicUrl}/media/${encoded}`;
@@ -88,7 +129,29 @@ function storedNameOf(slot: RenditionName): string {
   return slot === 'original_mp4' ? 'original' : slot;
 }
 
+/** What each slot looks for, worked out once rather than per item and slot. */
+const slotPlans = renditionNames.map((slot) => ({
+  slot,
+  /** The stored names it may show, nearest first. */
+  names: [slot, ...renditionFallbacks[slot]].map(storedNameOf),
+  fields: slotFields[slot],
+  imageFormats: slot === 'preview_webp' ? (['webp', ...urlFormats] as const) : urlFormats,
+  isStill: slot.endsWith('_still'),
+}));
+type SlotPlan = (typeof slotPlans)[number];
+
+const mp4Formats = ['mp4'] as const;
+const webmFormats = ['webm'] as const;
+const webpFormats = ['webp'] as const;
+const shownFallbackNames = ['fixed_width', 'original'] as const;
+
 type RowsByName = Map<string, Map<string, RenditionRow>>;
+
+/** One item's renditions by name and format, and each one's URL made once. */
+interface ItemRenditions {
+  byName: RowsByName;
+  urlOf: (row: RenditionRow) => string;
+}
 
 /** The first row of these formats under these names, names first (nearest first). */
 function pick(
@@ -113,24 +176,20 @@ function pick(
  * the names of `renditionFallbacks`; width and height always describe the file the URL names.
  */
 function toSlot(
-  config: AppConfig,
-  byName: RowsByName,
-  slot: RenditionName,
-  item: CatalogItemRow,
+  { byName, urlOf }: ItemRenditions,
+  plan: SlotPlan,
+  item: SerializableItemRow,
 ): Rendition | undefined {
-  const names = [slot, ...renditionFallbacks[slot]].map(storedNameOf);
-  const fields = slotFields[slot];
-  const imageFormats = slot === 'preview_webp' ? ['webp', ...urlFormats] : urlFormats;
-  const image = pick(byName, names, imageFormats);
-  const mp4 = pick(byName, names, ['mp4']);
-  const webm = pick(byName, names, ['webm']);
+  const { slot, names, fields } = plan;
+  const mp4 = pick(byName, names, mp4Formats);
+  const webm = pick(byName, names, webmFormats);
   const addVideo = (rendition: Rendition) => {
     if (mp4) {
-      rendition.mp4 = mediaUrl(config, mp4.path);
+      rendition.mp4 = urlOf(mp4);
       rendition.mp4_size = String(mp4.bytes);
     }
     if (webm) {
-      rendition.webm = mediaUrl(config, webm.path);
+      rendition.webm = urlOf(webm);
       rendition.webm_size = String(webm.bytes);
     }
   };
@@ -141,10 +200,11 @@ function toSlot(
     return rendition;
   }
   // A video slot with no video yet (or a still, which never has one) shows the nearest image.
-  const shown = image ?? pick(byName, ['fixed_width', 'original'], urlFormats);
+  const shown =
+    pick(byName, names, plan.imageFormats) ?? pick(byName, shownFallbackNames, urlFormats);
   if (!shown) return undefined;
   const rendition: Rendition = {
-    url: mediaUrl(config, shown.path),
+    url: urlOf(shown),
     width: String(shown.width),
     height: String(shown.height),
     size: String(shown.bytes),
@@ -153,19 +213,19 @@ function toSlot(
     rendition.frames = String(byName.get('original')?.get('gif')?.frames ?? item.frames);
     rendition.hash = item.sha256;
   }
-  if (fields === 'image' && slot.endsWith('_still')) {
+  if (fields === 'image' && plan.isStill) {
     // Ours beside GIPHY's fields: the still as WebP, when one was made (a poster a tenth the
     // bytes of the GIF; docs/api.md, "Renditions").
-    const webp = pick(byName, [names[0]!], ['webp']);
+    const webp = byName.get(names[0]!)?.get('webp');
     if (webp) {
-      rendition.webp = mediaUrl(config, webp.path);
+      rendition.webp = urlOf(webp);
       rendition.webp_size = String(webp.bytes);
     }
   }
   if (fields === 'all' || fields === 'image+webp') {
     // A WebP of the same size when there is one yet, else the image itself (browsers read it).
-    const webp = pick(byName, [names[0]!], ['webp']) ?? shown;
-    rendition.webp = mediaUrl(config, webp.path);
+    const webp = pick(byName, [names[0]!], webpFormats) ?? shown;
+    rendition.webp = urlOf(webp);
     rendition.webp_size = String(webp.bytes);
   }
   if (fields === 'all') addVideo(rendition);
@@ -174,24 +234,37 @@ function toSlot(
 
 function toImages(
   config: AppConfig,
-  item: CatalogItemRow,
+  item: SerializableItemRow,
   rows: readonly RenditionRow[],
 ): Images | undefined {
   const byName: RowsByName = new Map();
   for (const row of rows) {
-    const formats = byName.get(row.name) ?? new Map<string, RenditionRow>();
+    let formats = byName.get(row.name);
+    if (!formats) {
+      formats = new Map<string, RenditionRow>();
+      byName.set(row.name, formats);
+    }
     formats.set(row.format, row);
-    byName.set(row.name, formats);
   }
   // Items imported before `preview_webp` had its own name kept it as preview_gif's WebP.
   const legacyPreviewWebp = byName.get('preview_gif')?.get('webp');
   if (legacyPreviewWebp && !byName.has('preview_webp')) {
     byName.set('preview_webp', new Map([['webp', legacyPreviewWebp]]));
   }
+  // A file serves several slots (fallbacks, the WebP of a still): its URL is made once.
+  const urls = new Map<RenditionRow, string>();
+  const urlOf = (row: RenditionRow) => {
+    let url = urls.get(row);
+    if (url === undefined) {
+      url = mediaUrl(config, row.path);
+      urls.set(row, url);
+    }
+    return url;
+  };
   const images: Record<string, Rendition> = {};
-  for (const slot of renditionNames) {
-    const rendition = toSlot(config, byName, slot, item);
-    if (rendition) images[slot] = rendition;
+  for (const plan of slotPlans) {
+    const rendition = toSlot({ byName, urlOf }, plan, item);
+    if (rendition) images[plan.slot] = rendition;
   }
   if (!images.original || !images.fixed_width) return undefined;
   return images as Images;
@@ -215,7 +288,7 @@ export function toUser(creator: CreatorRow): GiphyUser {
 /** One item without a database round trip, given its renditions and creator. */
 export function serializeItem(
   config: AppConfig,
-  item: CatalogItemRow,
+  item: SerializableItemRow,
   itemRenditions: readonly RenditionRow[],
   creator: CreatorRow | undefined,
 ): GiphyItem | undefined {
@@ -251,10 +324,10 @@ export function serializeItem(
     is_featured: 0,
     is_realtime: 0,
     is_nsfw: 0,
-    import_datetime: formatGiphyDateTime(item.createdAt),
-    trending_datetime: formatGiphyDateTime(item.trendingAt),
-    create_datetime: formatGiphyDateTime(item.createdAt),
-    update_datetime: formatGiphyDateTime(item.updatedAt),
+    import_datetime: giphyDateTimeOf(item.createdAt),
+    trending_datetime: giphyDateTimeOf(item.trendingAt),
+    create_datetime: giphyDateTimeOf(item.createdAt),
+    update_datetime: giphyDateTimeOf(item.updatedAt),
     images,
     analytics: {
       onload: { url: pingbackUrl(config, item.id, 'SEEN') },
@@ -267,31 +340,117 @@ export function serializeItem(
 }
 
 /**
+ * The renditions of these items. The reads of a cold page (this one and its items) are raw
+ * rows, aliased to the schema's field names: pg's rows need no second mapping per column.
+ */
+async function readRenditions(
+  deps: CatalogDeps,
+  itemIds: readonly string[],
+): Promise<RenditionRow[]> {
+  const result = await deps.database.db.execute<RenditionRow>(sql`
+    SELECT item_id AS "itemId", name, format, width, height, frames, bytes::float8 AS bytes, path
+    FROM renditions WHERE item_id = ANY(${sql.param(itemIds)}::text[])`);
+  return result.rows;
+}
+
+const creatorColumns = sql.raw(`c.id AS "creatorId", c.username AS "creatorUsername",
+  c.display_name AS "creatorDisplayName", c.avatar_url AS "creatorAvatarUrl",
+  c.description AS "creatorDescription", c.profile_url AS "creatorProfileUrl",
+  c.website_url AS "creatorWebsiteUrl", c.is_verified AS "creatorIsVerified"`);
+
+type CreatorColumns = {
+  creatorId: number | null;
+  creatorUsername: string | null;
+  creatorDisplayName: string;
+  creatorAvatarUrl: string;
+  creatorDescription: string;
+  creatorProfileUrl: string;
+  creatorWebsiteUrl: string;
+  creatorIsVerified: boolean;
+};
+
+function creatorOf(row: CreatorColumns): CreatorRow | undefined {
+  if (row.creatorId === null || row.creatorUsername === null) return undefined;
+  return {
+    id: row.creatorId,
+    username: row.creatorUsername,
+    displayName: row.creatorDisplayName,
+    avatarUrl: row.creatorAvatarUrl,
+    description: row.creatorDescription,
+    profileUrl: row.creatorProfileUrl,
+    websiteUrl: row.creatorWebsiteUrl,
+    isVerified: row.creatorIsVerified,
+  };
+}
+
+/** Creators by id. */
+async function readCreators(
+  deps: CatalogDeps,
+  creatorIds: readonly number[],
+): Promise<Map<number, CreatorRow>> {
+  if (creatorIds.length === 0) return new Map();
+  const result = await deps.database.db.execute<CreatorColumns>(sql`
+    SELECT ${creatorColumns} FROM creators c WHERE c.id = ANY(${sql.param(creatorIds)}::int[])`);
+  const byId = new Map<number, CreatorRow>();
+  for (const row of result.rows) {
+    const creator = creatorOf(row);
+    if (creator) byId.set(creator.id, creator);
+  }
+  return byId;
+}
+
+/** A timestamp column as GIPHY's date-time text, as formatGiphyDateTime makes it (null stays). */
+const giphyDateTimeSql = (column: string) =>
+  sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`);
+
+/**
+ * These items (unknown and hidden ids left out, as loadItemsByIds does) with their creators,
+ * in one statement.
+ */
+async function readItemsWithCreators(
+  deps: CatalogDeps,
+  ids: readonly string[],
+): Promise<Array<{ item: SerializableItemRow; creator: CreatorRow | undefined }>> {
+  const result = await deps.database.db.execute<SerializableItemRow & CreatorColumns>(sql`
+    SELECT i.id, i.type, i.slug, i.title, i.tags, i.alt_text AS "altText", i.rating,
+      i.source_url AS "sourceUrl", i.frames, i.sha256, i.is_indexable AS "isIndexable",
+      i.is_dynamic AS "isDynamic", ${giphyDateTimeSql('i.created_at')} AS "createdAt",
+      ${giphyDateTimeSql('i.updated_at')} AS "updatedAt",
+      ${giphyDateTimeSql('i.trending_at')} AS "trendingAt", ${creatorColumns}
+    FROM items i LEFT JOIN creators c ON c.id = i.creator_id
+    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL`);
+  return result.rows.map((row) => ({ item: row, creator: creatorOf(row) }));
+}
+
+function groupByItem(rows: readonly RenditionRow[]): Map<string, RenditionRow[]> {
+  const byItem = new Map<string, RenditionRow[]>();
+  for (const row of rows) {
+    const list = byItem.get(row.itemId);
+    if (list) list.push(row);
+    else byItem.set(row.itemId, [row]);
+  }
+  return byItem;
+}
+
+/**
  * Items in GIPHY's wire shape, in the order given, with one batched query for all their
  * renditions and one for their creators. An item without its `original` rendition (an import
  * in progress, a broken row) is left out rather than sent half-formed.
  */
 export async function serializeItems(
   deps: CatalogDeps,
-  rows: readonly CatalogItemRow[],
+  rows: readonly SerializableItemRow[],
 ): Promise<GiphyItem[]> {
   if (rows.length === 0) return [];
-  const { db } = deps.database;
-  const ids = rows.map((row) => row.id);
   const creatorIds = [...new Set(rows.flatMap((row) => (row.creatorId ? [row.creatorId] : [])))];
-  const [renditionRows, creatorRows] = await Promise.all([
-    db.select().from(renditions).where(inArray(renditions.itemId, ids)),
-    creatorIds.length > 0
-      ? db.select().from(creators).where(inArray(creators.id, creatorIds))
-      : Promise.resolve([] as CreatorRow[]),
+  const [renditionRows, creatorsById] = await Promise.all([
+    readRenditions(
+      deps,
+      rows.map((row) => row.id),
+    ),
+    readCreators(deps, creatorIds),
   ]);
-  const renditionsByItem = new Map<string, RenditionRow[]>();
-  for (const row of renditionRows) {
-    const list = renditionsByItem.get(row.itemId) ?? [];
-    list.push(row);
-    renditionsByItem.set(row.itemId, list);
-  }
-  const creatorsById = new Map(creatorRows.map((creator) => [creator.id, creator]));
+  const renditionsByItem = groupByItem(renditionRows);
   return rows.flatMap((row) => {
     const creator = row.creatorId ? creatorsById.get(row.creatorId) : undefined;
     const item = serializeItem(deps.config, row, renditionsByItem.get(row.id) ?? [], creator);
@@ -321,7 +480,15 @@ export async function serializeItemsJson(
     else jsonById.set(id, json);
   }
   if (missing.length > 0) {
-    for (const item of await serializeItems(deps, await loadItemsByIds(deps, missing))) {
+    // The items with their creators and the renditions at once: one round trip, not two.
+    const [rows, renditionRows] = await Promise.all([
+      readItemsWithCreators(deps, missing),
+      readRenditions(deps, missing),
+    ]);
+    const renditionsByItem = groupByItem(renditionRows);
+    for (const { item: row, creator } of rows) {
+      const item = serializeItem(deps.config, row, renditionsByItem.get(row.id) ?? [], creator);
+      if (!item) continue;
       const json = JSON.stringify(item);
       jsonById.set(item.id, json);
       cache.set(item.id, versions, json);
