@@ -92,7 +92,7 @@ function searchSection(entry: { data: SectionFile<SearchBenchResult> } | undefin
   for (const size of result.sizes) {
     const b = size.baseline;
     parts.push(
-      `#### ${fmtInt(size.items)} items (${fmtInt(size.renditions)} renditions; built in ${size.buildSeconds} s)\n\n` +
+      `#### ${fmtInt(size.items)} items (${fmtInt(size.renditions)} renditions; built in ${size.buildSeconds} s${size.relatedListsSeconds === undefined ? '' : `, related lists ${size.relatedListsSeconds} s of it`})\n\n` +
         table(
           [
             'endpoint',

@@ -69,6 +69,8 @@ export interface SizeResult {
   items: number;
   renditions: number;
   buildSeconds: number;
+  /** How long building the related lists took (docs/catalog.md, "Related"), part of buildSeconds. */
+  relatedListsSeconds?: number;
   indexSeconds: number;
   /** The floor of any request on this server: GET /healthz (no database). */
   baseline: { c1: LoadResult; c32: LoadResult; selectOneMs: LatencySummary };
@@ -202,7 +204,7 @@ async function growServerCatalog(server: BenchServer, size: number, label: strin
     },
   });
   log(
-    `search: ${label}: ${growth.items} items, ${growth.renditions} renditions in ${growth.seconds.toFixed(0)} s (indexes ${growth.indexSeconds.toFixed(0)} s)`,
+    `search: ${label}: ${growth.items} items, ${growth.renditions} renditions in ${growth.seconds.toFixed(0)} s (indexes ${growth.indexSeconds.toFixed(0)} s${growth.relatedListsSeconds === undefined ? '' : `, related lists ${growth.relatedListsSeconds.toFixed(1)} s`})`,
   );
   return growth;
 }
@@ -367,6 +369,9 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         items: growth.items,
         renditions: growth.renditions,
         buildSeconds: round(growth.seconds, 1),
+        ...(growth.relatedListsSeconds === undefined
+          ? {}
+          : { relatedListsSeconds: round(growth.relatedListsSeconds, 1) }),
         indexSeconds: round(growth.indexSeconds, 1),
         baseline,
         endpoints,

@@ -2,14 +2,20 @@ import pg from 'pg';
 
 export interface ChannelHandlers {
   /**
-   * The channel is listened to again (first connection or after a reconnect); `client` may be
-   * used for a query, e.g. to read the state the notifications will keep up to date.
+   * The channel is listened to again (first connection or after a reconnect); `query` runs a
+   * statement on the listening connection, e.g. to read the state the notifications will keep
+   * up to date.
    */
-  onListening: (client: pg.Client) => Promise<void>;
+  onListening: (query: ListenerQuery) => Promise<void>;
   onNotification: (payload: string) => void;
   /** Notifications may have been missed from now on (the connection was lost). */
   onLost: () => void;
 }
+
+/** A statement on the listening connection, after those sent before it. */
+export type ListenerQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+) => Promise<pg.QueryResult<Row>>;
 
 export interface NotificationListener {
   /** Subscribes; the function returned unsubscribes (UNLISTEN when nobody is left). */
@@ -31,6 +37,16 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
   let connecting: Promise<void> | undefined;
   let retry: NodeJS.Timeout | undefined;
   let isClosed = false;
+  // One statement at a time on the connection: pg queues concurrent ones itself but warns
+  // that it will stop (LISTENs, UNLISTENs and the handlers' reads overlap on start and close).
+  const tails = new WeakMap<pg.Client, Promise<unknown>>();
+  const queryOn = <Row extends pg.QueryResultRow>(target: pg.Client, text: string) => {
+    const result = (tails.get(target) ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => target.query<Row>(text));
+    tails.set(target, result);
+    return result;
+  };
 
   const loseConnection = (lost: pg.Client) => {
     if (client !== lost) return;
@@ -51,8 +67,8 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
   };
 
   const subscribe = async (target: pg.Client, channel: string, handlers: ChannelHandlers) => {
-    await target.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    await handlers.onListening(target);
+    await queryOn(target, `LISTEN ${pg.escapeIdentifier(channel)}`);
+    await handlers.onListening((text) => queryOn(target, text));
   };
 
   const connect = (): Promise<void> => {
@@ -103,7 +119,7 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
         subscribers.delete(handlers);
         if (subscribers.size > 0 || channels.get(channel) !== subscribers) return;
         channels.delete(channel);
-        client?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+        if (client) queryOn(client, `UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
       };
     },
     close: async () => {
@@ -112,7 +128,10 @@ export function createNotificationListener(config: pg.ClientConfig): Notificatio
       await connecting;
       const current = client;
       client = undefined;
-      await current?.end().catch(() => {});
+      if (!current) return;
+      // The UNLISTENs of services closed just before go out before the connection ends.
+      await tails.get(current)?.catch(() => {});
+      await current.end().catch(() => {});
     },
   };
 }

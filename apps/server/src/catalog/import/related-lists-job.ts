@@ -181,8 +181,8 @@ export async function startRelatedListsWorker(deps: {
 
   const unsubscribe = database.notifications.listen('sticky_related_lists', {
     // At start and after a lost connection (changes may have been missed meanwhile).
-    onListening: async (client) => {
-      if (await needsRefresh((text) => client.query(text))) requestRefresh();
+    onListening: async (query) => {
+      if (await needsRefresh(query)) requestRefresh();
     },
     onNotification: requestRefresh,
     onLost: () => {},

@@ -58,8 +58,8 @@ export function watchCatalogVersions(database: DatabaseHandle): VersionWatch {
     };
     seeByName.set(name, see);
     const unsubscribe = database.notifications.listen(channels[name], {
-      onListening: async (client) => {
-        const { rows } = await client.query<{ version: string }>(
+      onListening: async (query) => {
+        const { rows } = await query<{ version: string }>(
           `SELECT version FROM ${name === 'catalog' ? 'catalog_version' : 'popularity_version'}`,
         );
         isListening = true;
