@@ -21,11 +21,20 @@ function readApiKey(request: FastifyRequest): string | undefined {
   return typeof key === 'string' && key !== '' ? key : undefined;
 }
 
-/** Compares digests in constant time, so response timing says nothing about a key. */
-function isKnownApiKey(config: AppConfig, key: string | undefined): key is string {
-  if (!key) return false;
-  const candidate = digest(key);
-  return config.apiKeys.some((known) => timingSafeEqual(digest(known), candidate));
+/**
+ * Whether `key` is one of STICKY_API_KEYS. Digests compared in constant time, so response
+ * timing says nothing about a key; the known keys' digests are made once, with the app.
+ */
+function makeApiKeyCheck(config: AppConfig): (key: string | undefined) => key is string {
+  const known = config.apiKeys.map(digest);
+  return (key): key is string => {
+    if (!key) return false;
+    const candidate = digest(key);
+    // Every known key is compared, so how long it takes does not say which one matched.
+    let isKnown = false;
+    for (const entry of known) isKnown = timingSafeEqual(entry, candidate) || isKnown;
+    return isKnown;
+  };
 }
 
 /**
@@ -36,12 +45,13 @@ function isKnownApiKey(config: AppConfig, key: string | undefined): key is strin
  */
 export async function registerV1Access(app: FastifyInstance): Promise<void> {
   const { config } = app.deps;
+  const isKnownApiKey = makeApiKeyCheck(config);
   app.decorateRequest('apiKey', null);
   await app.register(cors, {
     delegator: (request, callback) => {
       callback(
         null,
-        isKnownApiKey(config, readApiKey(request))
+        isKnownApiKey(readApiKey(request))
           ? { origin: '*', methods: ['GET'], credentials: false, maxAge: 600 }
           : { origin: false },
       );
@@ -51,7 +61,7 @@ export async function registerV1Access(app: FastifyInstance): Promise<void> {
     if (request.method === 'OPTIONS') return;
     if (!request.user) {
       const key = readApiKey(request);
-      if (!isKnownApiKey(config, key)) {
+      if (!isKnownApiKey(key)) {
         await app.apiLimits.chargeFailedKey(request);
         throw new AppError(
           'unauthorized',
