@@ -183,15 +183,21 @@ async function rankRelated(
   });
 
   const ranked = rankCandidates(read.rows, perKey);
-  const isExact = read.isExhausted && !hasSatisfiedKey;
+  return toRanking(
+    ranked,
+    read.isExhausted && !hasSatisfiedKey,
+    Math.round((read.rows.length / Math.max(1, read.population)) * scale.total),
+  );
+}
+
+/**
+ * The ranked ids with their count: exact when every candidate was read, else the estimate,
+ * and at least one past what was ranked (so a client asks for the next page).
+ */
+function toRanking(ranked: readonly { id: string }[], isExact: boolean, estimate: number): Ranking {
   return {
     rows: ranked.map((row) => row.id),
-    totalCount: isExact
-      ? ranked.length
-      : Math.max(
-          ranked.length + 1,
-          Math.round((read.rows.length / Math.max(1, read.population)) * scale.total),
-        ),
+    totalCount: isExact ? ranked.length : Math.max(ranked.length + 1, estimate),
     isExact,
   };
 }
@@ -364,17 +370,11 @@ async function rankFromLists(
   const hasFullKey = [...hits.values()].some((count) => count >= candidatesPerKey);
   // As the slices count (rankRelated): exact when every item of every key was read and no key
   // had 60; else an estimate, every list's items once each, at least one past the page.
-  const isExact = !source.lists.some(isCut) && !hasFullKey;
-  return {
-    rows: ranked.map((row) => row.id),
-    totalCount: isExact
-      ? ranked.length
-      : Math.max(
-          ranked.length + 1,
-          source.lists.reduce((sum, list) => sum + list.count, 0),
-        ),
-    isExact,
-  };
+  return toRanking(
+    ranked,
+    !source.lists.some(isCut) && !hasFullKey,
+    source.lists.reduce((sum, list) => sum + list.count, 0),
+  );
 }
 
 /** Any of the words, as a tsquery of lexemes (quoted, so no word is read as an operator). */
