@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { homeRouteModules } from '@sticky/contracts';
 
 /** One entry of Vite's build manifest (dist/.vite/manifest.json). */
 interface ManifestChunk {
@@ -43,7 +44,7 @@ export interface RouteBundle {
  */
 export const routeModules: Record<string, string[]> = {
   '/landing': ['src/features/landing/index.ts'],
-  '/': ['src/features/home/index.ts', 'src/features/navigation/signed-in-chrome.tsx'],
+  '/': [...homeRouteModules],
   '/search/:query': [
     'src/features/search/index.ts',
     'src/features/navigation/signed-in-chrome.tsx',

@@ -15,10 +15,7 @@ type CreatorRow = typeof creators.$inferSelect;
  * The item columns an item's JSON shows. Its dates are Dates, or text already in GIPHY's
  * format when a raw read formatted them in SQL (readItemsWithCreators).
  */
-export type SerializableItemRow = Omit<
-  ItemColumnsShown,
-  'createdAt' | 'updatedAt' | 'trendingAt'
-> & {
+type SerializableItemRow = Omit<ItemColumnsShown, 'createdAt' | 'updatedAt' | 'trendingAt'> & {
   createdAt: Date | string;
   updatedAt: Date | string;
   trendingAt: Date | string | null;
