@@ -85,6 +85,25 @@ describe('compressed answers', () => {
     expect(body.data).toHaveLength(10);
   });
 
+  it('sends a page of search results compressed whole, with its length', async () => {
+    await insertCatalogItems(
+      testApp.database,
+      Array.from({ length: 30 }, (_, i) => ({ title: `Parrot party ${i}`, tags: ['parrot'] })),
+    );
+    const response = await testApp.app.inject({
+      url: '/v1/gifs/search?api_key=compression-key-0123456789abcdefghijk&q=parrot&limit=25',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    const json = zlib.brotliDecompressSync(response.rawPayload).toString();
+    // Above what the compression plugin would otherwise stream in chunks of unknown total.
+    expect(json.length).toBeGreaterThan(64 * 1024);
+    expect(JSON.parse(json).data).toHaveLength(25);
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    expect(response.headers['transfer-encoding']).toBeUndefined();
+  });
+
   it('compresses a kept trending page once for everyone, and a new one after a change', async () => {
     const url = '/v1/gifs/trending?api_key=compression-key-0123456789abcdefghijk&limit=5';
     const ask = (encoding: string) =>
