@@ -160,10 +160,34 @@ export const homeRouteModules = [
 
 /**
  * The `<script type="application/json">` in which the HTML of `/` carries, for a signed-in
- * person, the first page of trending: `/v1`'s own answer, with the request it answers in its
- * `data-request` attribute (docs/web.md, "First page"). Data, not a script: nothing runs.
+ * person, the first page of trending: `/v1`'s own answer with each item's renditions cut down to
+ * its tile's (`tileRenditions`), and the request it answers in its `data-request` attribute
+ * (docs/web.md, "First page"). Data, not a script: nothing runs.
  */
 export const firstPageElementId = 'sticky-first-page';
+
+/**
+ * The renditions a grid tile is drawn from, each with the one that stands in when an item has
+ * none: the 200 px wide animation and its still. The first page in the HTML of `/` carries only
+ * these of each item's renditions (docs/web.md, "First page"): the other twenty are three
+ * quarters of a page's bytes, content-hashed URLs that do not compress.
+ */
+export const tileRenditions = {
+  animated: ['fixed_width', 'original'],
+  still: ['fixed_width_still', 'original_still'],
+} as const;
+
+/** The first of `names` that `images` has. */
+export function pickRendition<T>(
+  images: Partial<Record<string, T>> | undefined,
+  names: readonly string[],
+): T | undefined {
+  for (const name of names) {
+    const rendition = images?.[name];
+    if (rendition) return rendition;
+  }
+  return undefined;
+}
 
 /** A trending request, written the same way by the server that answers it and the web. */
 export function describeTrendingRequest(request: {

@@ -10,12 +10,16 @@ import {
   firstPageElementId,
   homeRouteModules,
   homeTrendingParams,
+  pickRendition,
   pickVideoSource,
+  tileRenditions,
 } from '@sticky/contracts';
 import type { ContentFilter, ItemType, RenditionMedia } from '@sticky/contracts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
+import type { SerializedItems } from '../catalog/query/serialize.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
+import type { TrendingPage } from '../catalog/query/trending-pages.ts';
 import { AppError } from '../lib/app-error.ts';
 import {
   arePreviewsPublic,
@@ -47,21 +51,51 @@ function escapeAttribute(value: string): string {
 
 type GiphyImages = Record<string, (RenditionMedia & { url?: string }) | undefined>;
 
+interface GiphyItem {
+  type?: string;
+  is_sticker?: number | boolean;
+  images?: GiphyImages;
+}
+
+/** A trending page as the HTML of `/` carries it: its items cut down to their tiles. */
+interface FirstPage {
+  /** The items with only their tiles' renditions (contracts' `tileRenditions`). */
+  tiles: SerializedItems;
+  /** What the first tiles paint first, preloaded with the page. */
+  firstPaints: Array<{ href: string; type?: string }>;
+}
+
+/**
+ * The page's items with only the renditions a tile is drawn from: the page is in the HTML the
+ * browser reads before anything else, and the other renditions' URLs are three quarters of its
+ * bytes (docs/web.md, "First page"). The item page and every later page ask for whole items.
+ */
+function prepareFirstPage(page: TrendingPage): FirstPage {
+  const items = JSON.parse(page.data.json) as GiphyItem[];
+  const tiles = items.map((item) => {
+    const images: GiphyImages = {};
+    for (const names of [tileRenditions.animated, tileRenditions.still]) {
+      const name = names.find((candidate) => item.images?.[candidate]);
+      if (name) images[name] = item.images![name];
+    }
+    return { ...item, images };
+  });
+  return {
+    tiles: { json: JSON.stringify(tiles), count: page.data.count },
+    firstPaints: listFirstPaints(items),
+  };
+}
+
 /**
  * What the first tiles paint first, as the web chooses it (pickVideoSource, shared with the
  * web): a video's poster, or the animated WebP (else GIF) of a tile shown as an image. The
  * largest paint of `/` is one of them: fetched with the page instead of after the app's JS.
  * The browser's formats are not known here: those of Chromium and Firefox are assumed.
  */
-function listFirstPaints(itemsJson: string): Array<{ href: string; type?: string }> {
-  const items = JSON.parse(itemsJson) as Array<{
-    type?: string;
-    is_sticker?: number | boolean;
-    images?: GiphyImages;
-  }>;
+function listFirstPaints(items: readonly GiphyItem[]): Array<{ href: string; type?: string }> {
   return items.slice(0, PRELOADED_TILES).flatMap((item) => {
-    const rendition = item.images?.fixed_width ?? item.images?.original;
-    const still = item.images?.fixed_width_still ?? item.images?.original_still;
+    const rendition = pickRendition(item.images, tileRenditions.animated);
+    const still = pickRendition(item.images, tileRenditions.still);
     const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
     const support = { isTransparent, canPlayMp4: true, canPlayAlphaWebm: true };
     const video = pickVideoSource(rendition, still, support);
@@ -73,7 +107,8 @@ function listFirstPaints(itemsJson: string): Array<{ href: string; type?: string
 
 /**
  * For a signed-in request of `/` in local mode, the first page of trending the home page will
- * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it, in a
+ * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it with each item cut down to its
+ * tile (`prepareFirstPage`), in a
  * `<script type="application/json">` the app reads instead of asking (docs/web.md, "First
  * page"): the first tiles then wait for the HTML and the app's JS, not also for the session
  * check and an API round trip after them; the first tiles' images and the home page's scripts
@@ -85,6 +120,7 @@ async function renderFirstPage(
   app: FastifyInstance,
   request: FastifyRequest,
   homeChunks: readonly string[],
+  firstPages: WeakMap<TrendingPage, FirstPage>,
 ): Promise<string | null> {
   const { config, database } = app.deps;
   if (config.giphy) return null;
@@ -97,12 +133,18 @@ async function renderFirstPage(
     const type = parsed.success ? parsed.data : 'gifs';
     const params = { ...homeTrendingParams, offset: 0 };
     const page = await readTrendingPage(app.deps, { ...params, types: [itemTypeByFilter[type]] });
-    const json = listEnvelopeJson(page.data, page.totalCount, params.offset).replace(
+    // Kept pages are the same objects while the catalog is unchanged: cut down once each.
+    let firstPage = firstPages.get(page);
+    if (!firstPage) {
+      firstPage = prepareFirstPage(page);
+      firstPages.set(page, firstPage);
+    }
+    const json = listEnvelopeJson(firstPage.tiles, page.totalCount, params.offset).replace(
       /</g,
       '\\u003c',
     );
     const described = describeTrendingRequest({ type, ...params }).replace(/&/g, '&amp;');
-    const preloads = listFirstPaints(page.data.json)
+    const preloads = firstPage.firstPaints
       .map(
         (image) =>
           `<link rel="preload" as="image" href="${escapeAttribute(image.href)}"${image.type ? ` type="${image.type}"` : ''} fetchpriority="high">`,
@@ -184,6 +226,7 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
   const homeChunks = readRouteChunks(distDir)(homeRouteModules);
+  const firstPages = new WeakMap<TrendingPage, FirstPage>();
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -227,7 +270,7 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       if (request.url === '/' || request.url.startsWith('/?')) {
         // The page differs with the session cookie: no shared cache may keep it.
         reply.header('cache-control', 'private, no-cache').header('vary', 'cookie');
-        const firstPage = await renderFirstPage(app, request, homeChunks);
+        const firstPage = await renderFirstPage(app, request, homeChunks, firstPages);
         if (firstPage) html = insertIntoHead(html, firstPage);
       } else if (itemPath) {
         const isPrivate = !arePreviewsPublic(app.deps.config);

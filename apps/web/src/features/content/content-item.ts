@@ -1,5 +1,5 @@
 import type { ItemType } from '@sticky/contracts';
-import { pickVideoSource } from '@sticky/contracts/first-screen';
+import { pickRendition, pickVideoSource, tileRenditions } from '@sticky/contracts/first-screen';
 import type { RenditionMedia } from '@sticky/contracts/first-screen';
 import type { MediaSupport } from '@/lib/media-support.ts';
 import type { ContentItem, ContentRendition, ContentUser } from './content-types.ts';
@@ -51,7 +51,8 @@ export function getItemUser(item: ContentItem): ContentUser | undefined {
 
 /** Width over height of the grid rendition, so the tile's box is right before it loads. */
 export function getAspectRatio(item: ContentItem): number {
-  for (const rendition of [item.images?.fixed_width, item.images?.original]) {
+  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  for (const rendition of tileRenditions.animated.map((name) => images?.[name])) {
     const width = Number(rendition?.width);
     const height = Number(rendition?.height);
     if (width > 0 && height > 0) return width / height;
@@ -180,10 +181,9 @@ export function pickTileSources(
   item: ContentItem,
   support: MediaSupport,
 ): { animated: ItemMediaSource | null; still: ImageSources | null } {
-  const images = item.images;
-  const rendition = images?.fixed_width ?? images?.original;
-  const stillRendition = (images?.fixed_width_still ?? images?.original_still) as
-    ContentRendition | undefined;
+  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const rendition = pickRendition(images, tileRenditions.animated);
+  const stillRendition = pickRendition(images, tileRenditions.still);
   return {
     animated: pickAnimatedSource(item, rendition, stillRendition, support),
     still: getRenditionSources(stillRendition),
