@@ -177,16 +177,21 @@ export const tileRenditions = {
   still: ['fixed_width_still', 'original_still'],
 } as const;
 
+/** The name of the first of `names` that `images` has. */
+export function findRenditionName(
+  images: Partial<Record<string, unknown>> | undefined,
+  names: readonly string[],
+): string | undefined {
+  return names.find((name) => images?.[name]);
+}
+
 /** The first of `names` that `images` has. */
 export function pickRendition<T>(
   images: Partial<Record<string, T>> | undefined,
   names: readonly string[],
 ): T | undefined {
-  for (const name of names) {
-    const rendition = images?.[name];
-    if (rendition) return rendition;
-  }
-  return undefined;
+  const name = findRenditionName(images, names);
+  return name === undefined ? undefined : images?.[name];
 }
 
 /** A trending request, written the same way by the server that answers it and the web. */

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import {
   contentFilterSchema,
   describeTrendingRequest,
+  findRenditionName,
   firstPageElementId,
   homeRouteModules,
   homeTrendingParams,
@@ -75,8 +76,8 @@ function prepareFirstPage(page: TrendingPage): FirstPage {
   const tiles = items.map((item) => {
     const images: GiphyImages = {};
     for (const names of [tileRenditions.animated, tileRenditions.still]) {
-      const name = names.find((candidate) => item.images?.[candidate]);
-      if (name) images[name] = item.images![name];
+      const name = findRenditionName(item.images, names);
+      if (name !== undefined) images[name] = item.images?.[name];
     }
     return { ...item, images };
   });

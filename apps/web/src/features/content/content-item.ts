@@ -49,9 +49,17 @@ export function getItemUser(item: ContentItem): ContentUser | undefined {
   return user;
 }
 
+/**
+ * An item's renditions by name. The SDK's type lists GIPHY's names one by one; tiles and the
+ * item page choose among them by name (contracts' `tileRenditions`, `detailCandidates` here).
+ */
+function renditionsOf(item: ContentItem): Record<string, ContentRendition | undefined> {
+  return item.images as unknown as Record<string, ContentRendition | undefined>;
+}
+
 /** Width over height of the grid rendition, so the tile's box is right before it loads. */
 export function getAspectRatio(item: ContentItem): number {
-  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const images = renditionsOf(item);
   for (const rendition of tileRenditions.animated.map((name) => images?.[name])) {
     const width = Number(rendition?.width);
     const height = Number(rendition?.height);
@@ -102,7 +110,7 @@ export function pickDetailRendition(
   item: ContentItem,
   maxWidth: number,
 ): { name: string; rendition: ContentRendition } | null {
-  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const images = renditionsOf(item);
   const available = detailCandidates
     .map((name) => ({ name, rendition: images?.[name] }))
     .filter(
@@ -119,7 +127,7 @@ export function pickDetailRendition(
 
 /** The still frame that matches a rendition, for paused and reduced-motion views. */
 export function getStillFor(item: ContentItem, name: string): ContentRendition | undefined {
-  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const images = renditionsOf(item);
   const base = name === 'downsized_large' || name === 'downsized_medium' ? 'downsized' : name;
   return images?.[`${base}_still`] ?? images?.original_still;
 }
@@ -181,7 +189,7 @@ export function pickTileSources(
   item: ContentItem,
   support: MediaSupport,
 ): { animated: ItemMediaSource | null; still: ImageSources | null } {
-  const images = item.images as unknown as Record<string, ContentRendition | undefined>;
+  const images = renditionsOf(item);
   const rendition = pickRendition(images, tileRenditions.animated);
   const stillRendition = pickRendition(images, tileRenditions.still);
   return {
