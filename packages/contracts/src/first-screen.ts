@@ -159,6 +159,14 @@ export const homeRouteModules = [
 ] as const;
 
 /**
+ * The `<script type="application/json">` in which the HTML of every page carries, for a
+ * signed-in request, what `GET /api/auth/me` would answer (docs/web.md, "First page"): the app
+ * starts with the session it holds instead of asking, so a signed-in screen and its header
+ * are drawn whole from the first render. Data, not a script: nothing runs.
+ */
+export const sessionElementId = 'sticky-session';
+
+/**
  * The `<script type="application/json">` in which the HTML of `/` carries, for a signed-in
  * person, the first page of trending: `/v1`'s own answer with each item's renditions cut down to
  * its tile's (`tileRenditions`), and the request it answers in its `data-request` attribute

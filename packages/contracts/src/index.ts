@@ -8,6 +8,7 @@ export * from './text-animate.ts';
 export * from './analytics.ts';
 export * from './favorites.ts';
 export * from './first-screen.ts';
+export * from './tile-layout.ts';
 export * from './tenor.ts';
 export * from './uploads.ts';
 export * from './oembed.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts';
+import { describeTrendingRequest, firstPageElementId, sessionElementId } from '@sticky/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renditions } from '../db/schema.ts';
@@ -181,8 +181,9 @@ describe('the first page of trending in the HTML of /', () => {
       'Waving </script><script>alert(1)</script> cat',
       'Dancing dog',
     ]);
-    // Data, not script: one element, closed where it ends, nothing inside it closes it early.
-    expect(response.body.match(/<script/g)).toHaveLength(1);
+    // Data, not script: two elements (the session, the page), closed where they end, nothing
+    // inside them closes them early.
+    expect(response.body.match(/<script/g)).toHaveLength(2);
     expect(response.body).toContain(
       'Waving \\u003c/script>\\u003cscript>alert(1)\\u003c/script> cat',
     );
@@ -275,11 +276,51 @@ describe('the first page of trending in the HTML of /', () => {
     expect(zlib.brotliDecompressSync(landing.rawPayload).toString()).toBe(indexHtml);
   });
 
-  it('carries it only on the home page', async () => {
+  /** The session a page carries, as the browser would read it. */
+  function readSession(html: string) {
+    const match = new RegExp(
+      `<script type="application/json" id="${sessionElementId}">(.*?)</script>`,
+      's',
+    ).exec(html);
+    return match ? JSON.parse(match[1]!) : null;
+  }
+
+  it('carries the session on every page of a signed-in request, as /api/auth/me answers it', async () => {
+    // A name that tries to close the element it is carried in.
+    const { cookie } = await signInAs(testApp, { name: 'Eve </script><script>alert(1)</script>' });
+    const me = await testApp.app.inject({ url: '/api/auth/me', headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    for (const url of ['/', '/search/dog', '/favorite', '/gif/dancing-dog-abc', '/landing']) {
+      const response = await getHome(url, cookie);
+      expect(readSession(response.body), url).toEqual(me.json());
+      expect(response.body, url).toContain('Eve \\u003c/script>\\u003cscript>alert(1)');
+      expect(response.body.indexOf(sessionElementId), url).toBeLessThan(
+        response.body.indexOf('</head>'),
+      );
+      // It is this person's page: no shared cache may keep it.
+      expect(response.headers['cache-control'], url).toBe('private, no-cache');
+      expect(response.headers.vary, url).toMatch(/cookie/i);
+    }
+    // A signed-in person is sent on from the landing page: its hero image is not for them.
+    expect((await getHome('/landing', cookie)).headers.link).toBeUndefined();
+  });
+
+  it('carries the catalog only on the home page, and nothing for a signed-out request', async () => {
     const { cookie } = await signInAs(testApp);
     for (const url of ['/search/dog', '/favorite', '/gif/dancing-dog-abc', '/landing']) {
       const response = await getHome(url, cookie);
-      expect(response.body, url).toBe(indexHtml);
+      expect(readFirstPage(response.body), url).toBeNull();
+      expect(response.body, url).not.toContain('Dancing dog');
+    }
+    for (const url of ['/search/dog', '/landing', '/credits']) {
+      for (const signedOut of [
+        undefined,
+        'sticky_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      ]) {
+        const response = await getHome(url, signedOut);
+        expect(response.body, url).toBe(indexHtml);
+        expect(response.headers.vary, url).toMatch(/cookie/i);
+      }
     }
   });
 });
@@ -293,8 +334,10 @@ describe('the first tiles of / preloaded', () => {
     testApp = await createTestApp({}, { webDistDir: distDir });
     ids = await insertCatalogItems(
       testApp.database,
-      [6, 5, 4, 3, 2, 1].map((trendScore) => ({
-        title: `Tile ${7 - trendScore}`,
+      // 480 × 360: on a phone's two columns the third row starts at 76.9 % of the grid's
+      // width, the fourth at 115.3 %, below the fold.
+      [8, 7, 6, 5, 4, 3, 2, 1].map((trendScore) => ({
+        title: `Tile ${9 - trendScore}`,
         trendScore,
         hasMp4: true,
       })),
@@ -310,7 +353,7 @@ describe('the first tiles of / preloaded', () => {
     fs.rmSync(distDir, { recursive: true, force: true });
   });
 
-  it('preloads what the first four tiles paint first, as the web shows them', async () => {
+  it("preloads what the tiles on a phone's first screen paint first, as the web shows them", async () => {
     const { cookie } = await signInAs(testApp);
     const html = (await testApp.app.inject({ url: '/', headers: { accept: 'text/html', cookie } }))
       .body;
@@ -327,6 +370,8 @@ describe('the first tiles of / preloaded', () => {
       items[1]!.images.fixed_width.webp,
       items[2]!.images.fixed_width.webp,
       items[3]!.images.fixed_width.webp,
+      items[4]!.images.fixed_width.webp,
+      items[5]!.images.fixed_width.webp,
     ]);
     expect(preloads[1]![2]).toContain('type="image/webp"');
     expect(preloads[0]![2]).not.toContain('type=');
@@ -350,6 +395,8 @@ describe('the HTML of / in GIPHY mode', () => {
         headers: { accept: 'text/html', cookie },
       });
       expect(response.body).not.toContain(firstPageElementId);
+      // The session is the app's own either way.
+      expect(response.body).toContain(sessionElementId);
     } finally {
       await testApp.close();
       fs.rmSync(distDir, { recursive: true, force: true });

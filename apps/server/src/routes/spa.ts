@@ -11,11 +11,14 @@ import {
   firstPageElementId,
   homeRouteModules,
   homeTrendingParams,
+  meResponseSchema,
   pickRendition,
   pickVideoSource,
+  selectAboveFoldOnPhones,
+  sessionElementId,
   tileRenditions,
 } from '@sticky/contracts';
-import type { ContentFilter, ItemType, RenditionMedia } from '@sticky/contracts';
+import type { ContentFilter, ItemType, RenditionMedia, SessionUser } from '@sticky/contracts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import type { SerializedItems } from '../catalog/query/serialize.ts';
@@ -42,9 +45,6 @@ const itemTypeByFilter: Record<ContentFilter, ItemType> = {
   stickers: 'sticker',
   text: 'text',
 };
-
-/** The tiles whose first paint the page preloads: a row on wide screens, two on phones. */
-const PRELOADED_TILES = 4;
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -88,13 +88,15 @@ function prepareFirstPage(page: TrendingPage): FirstPage {
 }
 
 /**
- * What the first tiles paint first, as the web chooses it (pickVideoSource, shared with the
- * web): a video's poster, or the animated WebP (else GIF) of a tile shown as an image. The
- * largest paint of `/` is one of them: fetched with the page instead of after the app's JS.
- * The browser's formats are not known here: those of Chromium and Firefox are assumed.
+ * What the tiles on a phone's first screen paint first (contracts' `selectAboveFoldOnPhones`,
+ * the masonry the web lays them out with), as the web chooses it (pickVideoSource, shared with
+ * the web): a video's poster, or the animated WebP (else GIF) of a tile shown as an image. The
+ * largest paint of `/` is one of them, and not always in the first row: fetched with the page
+ * instead of after the app's JS. On a wider screen they are its first tiles too. The
+ * browser's formats are not known here: those of Chromium and Firefox are assumed.
  */
 function listFirstPaints(items: readonly GiphyItem[]): Array<{ href: string; type?: string }> {
-  return items.slice(0, PRELOADED_TILES).flatMap((item) => {
+  return selectAboveFoldOnPhones(items, (item) => item.images).flatMap((item) => {
     const rendition = pickRendition(item.images, tileRenditions.animated);
     const still = pickRendition(item.images, tileRenditions.still);
     const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
@@ -104,6 +106,37 @@ function listFirstPaints(items: readonly GiphyItem[]): Array<{ href: string; typ
     if (rendition?.webp) return [{ href: rendition.webp, type: 'image/webp' }];
     return rendition?.url ? [{ href: rendition.url }] : [];
   });
+}
+
+/**
+ * The person a page is for: the session cookie's user, looked up once per page. A failure to
+ * read it only costs the app a round trip: it asks `/api/auth/me` as without one.
+ */
+async function findPageUser(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<SessionUser | null> {
+  const { config, database } = app.deps;
+  const token = request.cookies[sessionCookieName(config)];
+  if (!token) return null;
+  try {
+    return await findSessionUser(database.db, config, token);
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not read the session of a page');
+    return null;
+  }
+}
+
+/**
+ * What `GET /api/auth/me` would answer the page's person, in a `<script type="application/json">`
+ * (contracts' `sessionElementId`), so the app draws a signed-in screen and its header whole from
+ * its first render, without a round trip first (docs/web.md, "First page"). `<` is escaped so
+ * nothing in a name can close the element.
+ */
+function renderSession(user: SessionUser): string {
+  const answer = meResponseSchema.parse({ success: true, user });
+  const json = JSON.stringify(answer).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${sessionElementId}">${json}</script>`;
 }
 
 /**
@@ -123,12 +156,8 @@ async function renderFirstPage(
   homeChunks: readonly string[],
   firstPages: WeakMap<TrendingPage, FirstPage>,
 ): Promise<string | null> {
-  const { config, database } = app.deps;
-  if (config.giphy) return null;
-  const token = request.cookies[sessionCookieName(config)];
-  if (!token) return null;
+  if (app.deps.config.giphy) return null;
   try {
-    if (!(await findSessionUser(database.db, config, token))) return null;
     const typeParam = new URL(request.url, 'http://localhost').searchParams.get('type');
     const parsed = contentFilterSchema.safeParse(typeParam);
     const type = parsed.success ? parsed.data : 'gifs';
@@ -161,13 +190,6 @@ async function renderFirstPage(
   }
 }
 
-/** Whether the request carries a live session (only looked up when it matters). */
-async function hasSession(app: FastifyInstance, request: FastifyRequest): Promise<boolean> {
-  const { config, database } = app.deps;
-  const token = request.cookies[sessionCookieName(config)];
-  return Boolean(token && (await findSessionUser(database.db, config, token)));
-}
-
 /**
  * The link preview of an item page (OpenGraph, Twitter card, oEmbed discovery), for chat
  * apps' crawlers, which run no JavaScript and send no cookie (docs/api.md, "Link previews").
@@ -178,11 +200,12 @@ async function renderItemPreview(
   app: FastifyInstance,
   request: FastifyRequest,
   itemPath: NonNullable<ReturnType<typeof parseItemPath>>,
+  user: SessionUser | null,
 ): Promise<string | null> {
   const { config } = app.deps;
   if (config.giphy) return null;
   try {
-    if (!arePreviewsPublic(config) && !(await hasSession(app, request))) return null;
+    if (!arePreviewsPublic(config) && !user) return null;
     const preview = await loadItemPreview(app.deps, itemPath);
     return preview ? renderPreviewTags(preview, config) : null;
   } catch (error) {
@@ -263,25 +286,29 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
           .type('text/plain; charset=utf-8')
           .send('The web app is not built yet. Run "npm run build", then restart the server.');
       }
-      // The landing page's largest image: fetched with the page, not after its JS has run.
-      if (request.url === '/landing' || request.url.startsWith('/landing?')) {
+      const user = await findPageUser(app, request);
+      // The landing page's largest image: fetched with the page, not after its JS has run
+      // (a signed-in person is sent on to `/` at once: not for them).
+      if (!user && (request.url === '/landing' || request.url.startsWith('/landing?'))) {
         reply.header('link', '</landing/hero.svg>; rel=preload; as=image');
       }
       let html = await fs.promises.readFile(indexFile, 'utf8');
-      if (request.url === '/' || request.url.startsWith('/?')) {
-        // The page differs with the session cookie: no shared cache may keep it.
-        reply.header('cache-control', 'private, no-cache').header('vary', 'cookie');
+      const isHome = request.url === '/' || request.url.startsWith('/?');
+      // A page differs with the session cookie (the session it carries, the home page's first
+      // page, a private instance's previews): no shared cache may keep it for someone else.
+      reply.header('vary', 'cookie');
+      const isPrivate =
+        Boolean(user) || isHome || (itemPath !== null && !arePreviewsPublic(app.deps.config));
+      reply.header('cache-control', isPrivate ? 'private, no-cache' : 'no-cache');
+      const carried: string[] = user ? [renderSession(user)] : [];
+      if (isHome && user) {
         const firstPage = await renderFirstPage(app, request, homeChunks, firstPages);
-        if (firstPage) html = insertIntoHead(html, firstPage);
+        if (firstPage) carried.push(firstPage);
       } else if (itemPath) {
-        const isPrivate = !arePreviewsPublic(app.deps.config);
-        reply.header('cache-control', isPrivate ? 'private, no-cache' : 'no-cache');
-        if (isPrivate) reply.header('vary', 'cookie');
-        const tags = await renderItemPreview(app, request, itemPath);
-        if (tags) html = insertIntoHead(html, tags);
-      } else {
-        reply.header('cache-control', 'no-cache');
+        const tags = await renderItemPreview(app, request, itemPath, user);
+        if (tags) carried.push(tags);
       }
+      if (carried.length > 0) html = insertIntoHead(html, carried.join(''));
       return sendCompressed(request, reply.type('text/html; charset=utf-8'), html);
     }
     throw new AppError('not_found', `Not found: ${request.method} ${request.url.split('?')[0]}`);

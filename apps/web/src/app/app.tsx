@@ -1,12 +1,16 @@
 import { BrowserRouter } from 'react-router';
-import { meQueryOptions } from '@/features/auth';
+import { meQueryKey, meQueryOptions, takeCarriedSession } from '@/features/auth';
 import { AppProviders } from './providers.tsx';
 import { createQueryClient } from './query-client.ts';
 import { AppRoutes, preloadPageAt } from './router.tsx';
 
 const queryClient = createQueryClient();
-// Every screen waits for the session check: start it now, alongside the first route's code.
-void queryClient.prefetchQuery(meQueryOptions);
+// Every screen waits for the session check: a signed-in page's HTML carries its answer (the
+// header and the screen are then drawn whole at once), else it starts now, alongside the first
+// route's code.
+const carriedUser = takeCarriedSession();
+if (carriedUser) queryClient.setQueryData(meQueryKey, carriedUser);
+else void queryClient.prefetchQuery(meQueryOptions);
 preloadPageAt(window.location.pathname);
 
 export function App() {

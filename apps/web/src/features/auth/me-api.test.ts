@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, stubApi } from '@/test-support/api.ts';
-import { fetchMe } from './me-api.ts';
+import { sessionElementId } from '@sticky/contracts/first-screen';
+import { fetchMe, takeCarriedSession } from './me-api.ts';
 
 const user = {
   id: 'u1',
@@ -43,5 +44,38 @@ describe('fetchMe: GET /api/auth/me', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     stubApi({ 'GET /api/auth/me': reply });
     await expect(fetchMe()).resolves.toBeNull();
+  });
+});
+
+describe('takeCarriedSession: the session in the HTML of a signed-in page', () => {
+  function carry(text: string) {
+    const element = document.createElement('script');
+    element.type = 'application/json';
+    element.id = sessionElementId;
+    element.textContent = text;
+    document.head.append(element);
+  }
+
+  afterEach(() => {
+    document.getElementById(sessionElementId)?.remove();
+  });
+
+  it('gives the user it carries once, and takes it out of the page', () => {
+    carry(JSON.stringify({ success: true, user }));
+    expect(takeCarriedSession()).toEqual(user);
+    expect(document.getElementById(sessionElementId)).toBeNull();
+    // Later checks ask the server.
+    expect(takeCarriedSession()).toBeUndefined();
+  });
+
+  it.each([
+    ['nothing carried', null],
+    ['a broken element', '{"success":tr'],
+    ['an answer that breaks the contract', JSON.stringify({ success: true, user: { name: 1 } })],
+    ['a signed-out answer', JSON.stringify({ success: false, user: null })],
+  ])('gives nothing for %s, so the server is asked', (_label, text) => {
+    if (text !== null) carry(text);
+    expect(takeCarriedSession()).toBeUndefined();
+    expect(document.getElementById(sessionElementId)).toBeNull();
   });
 });

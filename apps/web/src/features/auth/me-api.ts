@@ -1,4 +1,4 @@
-import { meResponseFirstScreenSchema } from '@sticky/contracts/first-screen';
+import { meResponseFirstScreenSchema, sessionElementId } from '@sticky/contracts/first-screen';
 import type { SessionUser } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client.ts';
@@ -21,6 +21,25 @@ export async function fetchMe(signal?: AbortSignal): Promise<SessionUser | null>
     if (signal?.aborted) throw error;
     console.warn('Session check failed; continuing signed out.', error);
     return null;
+  }
+}
+
+/**
+ * The session the page's HTML carries for a signed-in request (docs/web.md, "First page"): the
+ * user `GET /api/auth/me` would answer, read with the same checker. Taken out of the document
+ * at the first read, so it stands only for the page's start: later checks ask the server.
+ * Anything unreadable is ignored, and the server asked.
+ */
+export function takeCarriedSession(): SessionUser | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const element = document.getElementById(sessionElementId);
+  if (!element) return undefined;
+  element.remove();
+  try {
+    const parsed = meResponseFirstScreenSchema.safeParse(JSON.parse(element.textContent ?? ''));
+    return parsed.success && parsed.data.success ? parsed.data.user : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ItemType } from '@sticky/contracts';
 import { pickRendition, pickVideoSource, tileRenditions } from '@sticky/contracts/first-screen';
+import { getTileAspectRatio } from '@sticky/contracts/tile-layout';
 import type { RenditionMedia } from '@sticky/contracts/first-screen';
 import type { MediaSupport } from '@/lib/media-support.ts';
 import type { ContentItem, ContentRendition, ContentUser } from './content-types.ts';
@@ -59,13 +60,7 @@ function renditionsOf(item: ContentItem): Record<string, ContentRendition | unde
 
 /** Width over height of the grid rendition, so the tile's box is right before it loads. */
 export function getAspectRatio(item: ContentItem): number {
-  const images = renditionsOf(item);
-  for (const rendition of tileRenditions.animated.map((name) => images?.[name])) {
-    const width = Number(rendition?.width);
-    const height = Number(rendition?.height);
-    if (width > 0 && height > 0) return width / height;
-  }
-  return 1;
+  return getTileAspectRatio(renditionsOf(item));
 }
 
 /** GIPHY's `webp`, which the SDK's type of every rendition lacks. */

@@ -4,10 +4,9 @@ import {
   trendingQueryOptions,
   useContentFilter,
 } from '@/features/content';
+import { homeGridColumns } from '@sticky/contracts/tile-layout';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import bannerUrl from './banner.svg';
-
-const homeColumns = { small: 2, medium: 3, large: 4 };
 
 /**
  * Home (docs/web.md, "Screens and routes"): banner, the type switcher with the Trending label,
@@ -31,7 +30,7 @@ export function HomePage() {
       </div>
       <ContentGrid
         query={trendingQueryOptions(filter)}
-        columns={homeColumns}
+        columns={homeGridColumns}
         label="Trending"
         emptyState={<p className="py-10 text-center text-zinc-300">Nothing is trending yet.</p>}
       />

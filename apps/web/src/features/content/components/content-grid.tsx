@@ -1,3 +1,4 @@
+import { aboveFoldPercent, layoutMasonry } from '@sticky/contracts/tile-layout';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InfiniteData, QueryKey, UseInfiniteQueryOptions } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -6,7 +7,7 @@ import { detectMediaSupport } from '@/lib/media-support.ts';
 import { getAspectRatio } from '../content-item.ts';
 import type { ContentPage } from '../content-types.ts';
 import { useBreakpoint, usePrefersReducedMotion } from '../hooks/use-media-query.ts';
-import { layoutMasonry, uniqueById } from '../masonry.ts';
+import { uniqueById } from '../unique-by-id.ts';
 import { createTileObserver } from '../media/tile-observer.ts';
 import { TileObserverContext } from '../media/use-tile-visibility.ts';
 import { ErrorState } from './error-state.tsx';
@@ -33,12 +34,6 @@ export interface ContentGridProps<TQueryKey extends QueryKey> {
   /** Names the list for screen readers. */
   label: string;
 }
-
-/**
- * Tiles starting within this depth (percent of the grid's width) load at once: on a phone the
- * two columns' first screen, where Lighthouse found the LCP in the second tile of a column.
- */
-const aboveFoldPercent = 100;
 
 /** How far below the fold the next page starts loading. */
 const prefetchMargin = '800px 0px';

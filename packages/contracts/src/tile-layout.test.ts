@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutMasonry, uniqueById } from './masonry.ts';
+import { getTileAspectRatio, layoutMasonry, selectAboveFoldOnPhones } from './tile-layout.ts';
 
 const ratio = (item: { ratio: number }) => item.ratio;
 
@@ -42,12 +42,30 @@ describe('layoutMasonry', () => {
   });
 });
 
-describe('uniqueById', () => {
-  it('keeps the first of each id in order', () => {
-    expect(uniqueById([{ id: 'a' }, { id: 'b' }, { id: 'a' }, { id: 1 }, { id: '1' }])).toEqual([
-      { id: 'a' },
-      { id: 'b' },
-      { id: 1 },
-    ]);
+describe('getTileAspectRatio', () => {
+  it("reads the tile rendition's size, else the original's, else a square", () => {
+    expect(getTileAspectRatio({ fixed_width: { width: '200', height: '100' } })).toBe(2);
+    expect(getTileAspectRatio({ original: { width: 300, height: 600 } })).toBe(0.5);
+    expect(getTileAspectRatio({ fixed_width: { width: '0', height: '' } })).toBe(1);
+    expect(getTileAspectRatio(undefined)).toBe(1);
+  });
+});
+
+describe('selectAboveFoldOnPhones', () => {
+  const sized = (width: number, height: number) => ({ fixed_width: { width, height } });
+
+  it("keeps the tiles that start on a phone's first screen, in the grid's two columns", () => {
+    // Squares: two rows start within the grid's width (0 % and 50.75 %), the third at 101.5 %.
+    const squares = Array.from({ length: 8 }, () => sized(200, 200));
+    expect(selectAboveFoldOnPhones(squares, (images) => images)).toHaveLength(4);
+    // Wide tiles are short: more of them start above the fold (at 0, 26.1, 52.3 and 78.4 %).
+    const wide = Array.from({ length: 12 }, () => sized(200, 100));
+    expect(selectAboveFoldOnPhones(wide, (images) => images)).toHaveLength(8);
+  });
+
+  it('follows the masonry: a tall tile leaves the other column to take the next ones', () => {
+    const items = [sized(100, 300), sized(200, 200), sized(200, 200), sized(200, 200)];
+    // The tall one fills column 0 to 147.75 %; the squares go to column 1 at 0, 50.75, 101.5 %.
+    expect(selectAboveFoldOnPhones(items, (images) => images)).toEqual(items.slice(0, 3));
   });
 });

@@ -1,3 +1,5 @@
+import { tileRenditions } from './first-screen.ts';
+
 export interface MasonryPlacement<T> {
   item: T;
   /** Position in the full list (DOM order, so Tab follows the list). */
@@ -22,7 +24,8 @@ export interface MasonryLayout<T> {
  * moves when images load. Every length is a percentage of the grid's width, which CSS can
  * apply directly (percentage margins and paddings refer to the width), so the layout needs
  * no measuring and scales with the window. Placement is greedy in list order: appending
- * items never moves those already placed.
+ * items never moves those already placed. The server lays out the first page of `/` with it
+ * too, to know which tiles a phone shows first (docs/web.md, "First page").
  */
 export function layoutMasonry<T>(
   items: readonly T[],
@@ -48,15 +51,42 @@ export function layoutMasonry<T>(
   return { placements, height: Math.max(0, tallest - (items.length > 0 ? gapPercent : 0)) };
 }
 
-/** Items of all pages in order, each id once (GIPHY can repeat an item across pages). */
-export function uniqueById<T extends { id: string | number }>(items: readonly T[]): T[] {
-  const seen = new Set<string>();
-  const unique: T[] = [];
-  for (const item of items) {
-    const id = String(item.id);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    unique.push(item);
+/** The home grid's columns on small, medium (Tailwind md) and large (lg) screens. */
+export const homeGridColumns = { small: 2, medium: 3, large: 4 } as const;
+
+/**
+ * Tiles starting within this depth (percent of the grid's width) are on the first screen: on a
+ * phone, the two columns' first screen, where Lighthouse finds the largest paint. They load at
+ * once and first; the server preloads what they paint first.
+ */
+export const aboveFoldPercent = 100;
+
+type SizedRendition = { width?: unknown; height?: unknown } | undefined;
+
+/** Width over height of a tile's rendition (contracts' `tileRenditions`); square when unknown. */
+export function getTileAspectRatio(
+  images: Partial<Record<string, SizedRendition>> | undefined,
+): number {
+  for (const name of tileRenditions.animated) {
+    const width = Number(images?.[name]?.width);
+    const height = Number(images?.[name]?.height);
+    if (width > 0 && height > 0) return width / height;
   }
-  return unique;
+  return 1;
+}
+
+/**
+ * The items of a home page a phone shows on its first screen: those the home grid's two
+ * columns start above the fold (the web marks the same tiles `isAboveFold`).
+ */
+export function selectAboveFoldOnPhones<T>(
+  items: readonly T[],
+  getImages: (item: T) => Partial<Record<string, SizedRendition>> | undefined,
+): T[] {
+  const layout = layoutMasonry(items, homeGridColumns.small, (item) =>
+    getTileAspectRatio(getImages(item)),
+  );
+  return layout.placements
+    .filter((placement) => placement.top < aboveFoldPercent)
+    .map((placement) => placement.item);
 }
