@@ -162,6 +162,64 @@ test.describe('media in Chromium', () => {
     await page.context().close();
   });
 
+  test('on a phone, / is drawn whole from its first render, and what its first screen paints first comes with the page', async ({
+    browser,
+    media,
+  }) => {
+    const { page, pageErrors } = await openPage(browser, media, { width: 412, height: 823 });
+    const sessionChecks: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/auth/me') sessionChecks.push(request.url());
+    });
+    // A string: the page runs it before its own scripts, as it is.
+    await page.addInitScript(`
+      window.__shiftedNodes = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          for (const source of entry.sources) {
+            window.__shiftedNodes.push(source.node ? source.node.id || source.node.nodeName : '?');
+          }
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    `);
+    await page.goto('/');
+    const tiles = page.getByTestId('gif-tile');
+    await expect(tiles.first()).toBeVisible();
+    // The page carried the session: the app never asked for it, and the header had its
+    // signed-in height (the search box's row) from the first paint, so the screen below it
+    // never moved down.
+    expect(sessionChecks).toEqual([]);
+    await expect(page.getByRole('searchbox').first()).toBeVisible();
+    const shifted = await page.evaluate(
+      () => (window as unknown as { __shiftedNodes: string[] }).__shiftedNodes,
+    );
+    expect(shifted).not.toContain('main-content');
+    // Each tile a phone's two columns start above the fold (within the grid's width) has what
+    // it paints first (a video's poster, else its image) preloaded by the page, and nothing
+    // else is.
+    const readFirstPaints = () =>
+      tiles.evaluateAll((links: HTMLElement[]) =>
+        links
+          .filter((link) => {
+            const item = link.closest('li')!;
+            return item.offsetTop < item.parentElement!.clientWidth;
+          })
+          .map((link) => {
+            const video = link.querySelector('video');
+            return video ? video.poster : (link.querySelector('img')?.currentSrc ?? '');
+          }),
+      );
+    await expect.poll(async () => (await readFirstPaints()).every(Boolean)).toBe(true);
+    const firstPaints = await readFirstPaints();
+    expect(firstPaints.length).toBeGreaterThanOrEqual(2);
+    const preloaded = await page
+      .locator('link[rel="preload"][as="image"]')
+      .evaluateAll((links: HTMLLinkElement[]) => links.map((link) => link.href));
+    expect(preloaded.sort()).toEqual([...firstPaints].sort());
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
+
   test('a GIF tile is a muted, looping, inline video over its still, and it plays', async ({
     browser,
     media,

@@ -87,8 +87,10 @@ describe('SPA serving', () => {
 describe('the first page of trending in the HTML of /', () => {
   let testApp: TestApp;
   const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
-  const indexHtml =
-    '<!doctype html><html><head><title>Sticky</title></head><body><div id="root"></div></body></html>';
+  // As the web's: the session check asked for with the page.
+  const sessionCheckPreload =
+    '<link rel="preload" href="/api/auth/me" as="fetch" crossorigin="anonymous" />';
+  const indexHtml = `<!doctype html><html><head><title>Sticky</title>${sessionCheckPreload}</head><body><div id="root"></div></body></html>`;
   beforeAll(async () => {
     fs.writeFileSync(path.join(distDir, 'index.html'), indexHtml);
     // Vite's manifest of a build: the entry and its shared chunk (index.html preloads both),
@@ -293,6 +295,8 @@ describe('the first page of trending in the HTML of /', () => {
     for (const url of ['/', '/search/dog', '/favorite', '/gif/dancing-dog-abc', '/landing']) {
       const response = await getHome(url, cookie);
       expect(readSession(response.body), url).toEqual(me.json());
+      // The page has the answer: asking for it again would be bytes before the first tiles.
+      expect(response.body, url).not.toContain(sessionCheckPreload);
       expect(response.body, url).toContain('Eve \\u003c/script>\\u003cscript>alert(1)');
       expect(response.body.indexOf(sessionElementId), url).toBeLessThan(
         response.body.indexOf('</head>'),

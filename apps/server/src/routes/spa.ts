@@ -214,6 +214,13 @@ async function renderItemPreview(
   }
 }
 
+/**
+ * index.html asks for the session check with the page (apps/web/index.html): a page that
+ * carries the session has no use for that answer, and the bytes and connection it costs come
+ * before the first tiles.
+ */
+const sessionCheckPreload = /<link\b[^>]*\bhref="\/api\/auth\/me"[^>]*>/;
+
 function insertIntoHead(html: string, content: string): string {
   const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
   return `${html.slice(0, at)}${content}${html.slice(at)}`;
@@ -300,7 +307,11 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       const isPrivate =
         Boolean(user) || isHome || (itemPath !== null && !arePreviewsPublic(app.deps.config));
       reply.header('cache-control', isPrivate ? 'private, no-cache' : 'no-cache');
-      const carried: string[] = user ? [renderSession(user)] : [];
+      const carried: string[] = [];
+      if (user) {
+        html = html.replace(sessionCheckPreload, '');
+        carried.push(renderSession(user));
+      }
       if (isHome && user) {
         const firstPage = await renderFirstPage(app, request, homeChunks, firstPages);
         if (firstPage) carried.push(firstPage);
