@@ -50,7 +50,10 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
-type GiphyImages = Record<string, (RenditionMedia & { url?: string }) | undefined>;
+type GiphyImages = Record<
+  string,
+  (RenditionMedia & { url?: string; width?: string; height?: string }) | undefined
+>;
 
 interface GiphyItem {
   type?: string;
