@@ -98,6 +98,10 @@ export interface LighthouseRun {
   };
   cls: number | null;
   lcpElement: string | null;
+  /** The LCP's phases as Lighthouse splits it (TTFB, Load Delay, Load Time, Render Delay), ms. */
+  lcpPhases?: Record<string, number>;
+  /** What moved, by Lighthouse's layout-shifts audit: the element and its share of the CLS. */
+  layoutShifts?: Array<{ node: string | null; score: number }>;
   /** LCP over the floor page's LCP in the same run. */
   lcpOverFloor: number;
   failing: Record<

@@ -64,6 +64,22 @@ try {
           examples,
         };
       });
+  // Lighthouse's own report is what says why an LCP is late or what moved (stop 24 found both
+  // causes of `/`'s misses there): the LCP's phases and the layout shifts are kept with it.
+  const lcpTables = (
+    audit('largest-contentful-paint-element')?.details as
+      { items?: Array<{ items?: Array<Record<string, unknown>> }> } | undefined
+  )?.items;
+  const lcpPhases = Object.fromEntries(
+    (lcpTables?.[1]?.items ?? []).map((row) => [String(row.phase), Math.round(Number(row.timing))]),
+  );
+  const layoutShifts = (
+    (audit('layout-shifts')?.details as { items?: Array<Record<string, unknown>> } | undefined)
+      ?.items ?? []
+  ).map((row) => ({
+    node: (row.node as { selector?: string } | undefined)?.selector ?? null,
+    score: Number(row.score),
+  }));
   const summary = {
     requestedUrl: lhr.requestedUrl,
     finalUrl: lhr.finalDisplayedUrl,
@@ -90,6 +106,8 @@ try {
         audit('largest-contentful-paint-element')?.details as
           { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> } | undefined
       )?.items?.[0]?.items?.[0]?.node?.snippet ?? null,
+    lcpPhases,
+    layoutShifts,
     failing: {
       performance: failing('performance'),
       accessibility: failing('accessibility'),
