@@ -2,6 +2,7 @@ import { meResponseFirstScreenSchema, sessionElementId } from '@sticky/contracts
 import type { SessionUser } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client.ts';
+import { takeCarriedData } from '@/lib/carried-data.ts';
 
 export const meQueryKey = ['auth', 'me'] as const;
 
@@ -31,16 +32,8 @@ export async function fetchMe(signal?: AbortSignal): Promise<SessionUser | null>
  * Anything unreadable is ignored, and the server asked.
  */
 export function takeCarriedSession(): SessionUser | undefined {
-  if (typeof document === 'undefined') return undefined;
-  const element = document.getElementById(sessionElementId);
-  if (!element) return undefined;
-  element.remove();
-  try {
-    const parsed = meResponseFirstScreenSchema.safeParse(JSON.parse(element.textContent ?? ''));
-    return parsed.success && parsed.data.success ? parsed.data.user : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = meResponseFirstScreenSchema.safeParse(takeCarriedData(sessionElementId));
+  return parsed.success && parsed.data.success ? parsed.data.user : undefined;
 }
 
 export const meQueryOptions = queryOptions({

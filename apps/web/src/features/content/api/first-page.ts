@@ -1,4 +1,5 @@
 import { describeTrendingRequest, firstPageElementId } from '@sticky/contracts/first-screen';
+import { takeCarriedData } from '@/lib/carried-data.ts';
 import type { ContentListResult } from '../content-types.ts';
 import { normalizeListAnswer } from './normalize-items.ts';
 
@@ -15,13 +16,13 @@ export function takeFirstPage(request: {
   offset: number;
   rating: string;
 }): ContentListResult | null {
-  if (typeof document === 'undefined') return null;
-  const element = document.getElementById(firstPageElementId);
-  if (!element) return null;
-  element.remove();
-  if (element.getAttribute('data-request') !== describeTrendingRequest(request)) return null;
+  const carried = takeCarriedData(
+    firstPageElementId,
+    (element) => element.getAttribute('data-request') === describeTrendingRequest(request),
+  );
   try {
-    return normalizeListAnswer(JSON.parse(element.textContent ?? ''));
+    // Throws on items that are not objects (`data: [null]`).
+    return normalizeListAnswer(carried);
   } catch {
     return null;
   }
