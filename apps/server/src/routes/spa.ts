@@ -50,6 +50,23 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
+/**
+ * JSON carried in the page (docs/web.md, "First page") as a `<script type="application/json">`:
+ * data, not a script (the CSP allows no inline script), with `<` escaped so nothing in it can
+ * close the element.
+ */
+function renderDataElement(
+  id: string,
+  json: string,
+  attributes: Record<string, string> = {},
+): string {
+  const extra = Object.entries(attributes)
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+  const escaped = json.replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${id}"${extra}>${escaped}</script>`;
+}
+
 type GiphyImages = Record<
   string,
   (RenditionMedia & { url?: string; width?: string; height?: string }) | undefined
@@ -131,27 +148,22 @@ async function findPageUser(
 }
 
 /**
- * What `GET /api/auth/me` would answer the page's person, in a `<script type="application/json">`
- * (contracts' `sessionElementId`), so the app draws a signed-in screen and its header whole from
- * its first render, without a round trip first (docs/web.md, "First page"). `<` is escaped so
- * nothing in a name can close the element.
+ * What `GET /api/auth/me` would answer the page's person (contracts' `sessionElementId`), so the
+ * app draws a signed-in screen and its header whole from its first render, without a round trip
+ * first (docs/web.md, "First page").
  */
 function renderSession(user: SessionUser): string {
   const answer = meResponseSchema.parse({ success: true, user });
-  const json = JSON.stringify(answer).replace(/</g, '\\u003c');
-  return `<script type="application/json" id="${sessionElementId}">${json}</script>`;
+  return renderDataElement(sessionElementId, JSON.stringify(answer));
 }
 
 /**
  * For a signed-in request of `/` in local mode, the first page of trending the home page will
  * ask for (its `?type=`, 25 a page, rated g), as `/v1` answers it with each item cut down to its
- * tile (`prepareFirstPage`), in a
- * `<script type="application/json">` the app reads instead of asking (docs/web.md, "First
- * page"): the first tiles then wait for the HTML and the app's JS, not also for the session
- * check and an API round trip after them; the first tiles' images and the home page's scripts
- * (route-chunks.ts) are preloaded. Data, not a script (the CSP allows no inline
- * script), with `<` escaped so nothing in it can close the element. A signed-out request gets
- * none of the catalog; a failure to read it only costs the app that round trip.
+ * tile (`prepareFirstPage`), in a data element the app reads instead of asking (docs/web.md,
+ * "First page"): the first tiles then wait for the HTML and the app's JS, not also for an API
+ * round trip; the first tiles' images and the home page's scripts (route-chunks.ts) are
+ * preloaded. A failure to read it only costs the app that round trip.
  */
 async function renderFirstPage(
   app: FastifyInstance,
@@ -172,11 +184,6 @@ async function renderFirstPage(
       firstPage = prepareFirstPage(page);
       firstPages.set(page, firstPage);
     }
-    const json = listEnvelopeJson(firstPage.tiles, page.totalCount, params.offset).replace(
-      /</g,
-      '\\u003c',
-    );
-    const described = describeTrendingRequest({ type, ...params }).replace(/&/g, '&amp;');
     const preloads = firstPage.firstPaints
       .map(
         (image) =>
@@ -186,7 +193,9 @@ async function renderFirstPage(
     const modules = homeChunks
       .map((file) => `<link rel="modulepreload" href="${escapeAttribute(file)}">`)
       .join('');
-    return `${preloads}${modules}<script type="application/json" id="${firstPageElementId}" data-request="${described}">${json}</script>`;
+    const json = listEnvelopeJson(firstPage.tiles, page.totalCount, params.offset);
+    const described = describeTrendingRequest({ type, ...params });
+    return `${preloads}${modules}${renderDataElement(firstPageElementId, json, { 'data-request': described })}`;
   } catch (error) {
     request.log.warn({ err: error }, 'could not put the first page of trending in the page');
     return null;
@@ -259,6 +268,9 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
   const distDir = options.distDir ?? webDistDir;
   const indexFile = path.join(distDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
+  // Read once, as the build's manifest is (readRouteChunks): a new build means a restart, since
+  // its content-hashed asset names change with it.
+  const indexHtml = hasBuild ? fs.readFileSync(indexFile, 'utf8') : '';
   const homeChunks = readRouteChunks(distDir)(homeRouteModules);
   const firstPages = new WeakMap<TrendingPage, FirstPage>();
   if (hasBuild) {
@@ -302,7 +314,7 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
       if (!user && (request.url === '/landing' || request.url.startsWith('/landing?'))) {
         reply.header('link', '</landing/hero.svg>; rel=preload; as=image');
       }
-      let html = await fs.promises.readFile(indexFile, 'utf8');
+      let html = indexHtml;
       const isHome = request.url === '/' || request.url.startsWith('/?');
       // A page differs with the session cookie (the session it carries, the home page's first
       // page, a private instance's previews): no shared cache may keep it for someone else.
