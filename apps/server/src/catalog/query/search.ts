@@ -178,10 +178,10 @@ async function findCloseTerms(deps: CatalogDeps, word: string): Promise<string[]
  * whole query (as typed or corrected), the tag's small enough that a title match still wins;
  * ties by popularity (trend_score), then id. Every tsquery is a constant of the statement, so
  * the planner ORs one GIN index scan per kind of match into one bitmap and reads each matching
- * row once, scoring it in the same pass (a UNION of ids joined back to items read the matches
- * twice and, past a few thousand matches, the whole table: 10× slower at 100k items).
+ * row once (a UNION of ids joined back to items read the matches twice and, past a few
+ * thousand matches, the whole table: 10× slower at 100k items).
  */
-function rankedMatchesSql(query: PreparedQuery, corrections: Corrections | undefined, filter: SQL) {
+function relevanceSql(query: PreparedQuery, corrections: Corrections | undefined) {
   const { normalized, head, partial } = query;
   const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
   const prefix = partial
@@ -205,16 +205,41 @@ function rankedMatchesSql(query: PreparedQuery, corrections: Corrections | undef
     sql`i.search_vector_stem @@ ${stem}`,
     ...(fuzzy ? [sql`i.search_vector @@ ${fuzzy}`] : []),
   ];
-  return sql`
-    SELECT i.id, i.trend_score AS trend, i.popularity_tier AS tier, i.created_at,
-      ts_rank(i.search_vector, ${exact})
+  return {
+    /** Whether item `i` matches. */
+    match: sql`(${sql.join(matchers, sql` OR `)})`,
+    /** Item `i`'s relevance: it reads search_vector, search_vector_stem, tags and title. */
+    score: sql`ts_rank(i.search_vector, ${exact})
       + ts_rank(i.search_vector, ${prefix}) * 0.6
       + ts_rank(i.search_vector_stem, ${stem}) * 0.4
       ${best && fuzzy ? sql`+ ts_rank(i.search_vector, ${best}) * 0.5 + ts_rank(i.search_vector, ${fuzzy}) * 0.2` : sql``}
       + CASE WHEN i.tags && ${wholeQuery} THEN 0.05 ELSE 0 END
-      + CASE WHEN lower(i.title) = ANY (${wholeQuery}) THEN 0.3 ELSE 0 END AS score
-    FROM items i
-    WHERE (${sql.join(matchers, sql` OR `)}) AND ${filter}`;
+      + CASE WHEN lower(i.title) = ANY (${wholeQuery}) THEN 0.3 ELSE 0 END`,
+  };
+}
+
+/**
+ * A slice's matches: how many there are, and the `scored` most popular of them (in the order
+ * rankSearch sorts by: tier, trend, then id as compareIds orders them) with their relevance.
+ * Scoring is most of a match's cost (ts_rank four times), and the rows past `scored` only
+ * count: at a million items a slice holds two to five times the matches the blocks need.
+ */
+function scoredMatchesSql(
+  relevance: ReturnType<typeof relevanceSql>,
+  filter: SQL,
+  scored: number,
+): SQL {
+  return sql`
+    SELECT i.id, i.trend_score AS trend, i.popularity_tier AS tier, ${relevance.score} AS score,
+      i.matched
+    FROM (
+      SELECT i.id, i.trend_score, i.popularity_tier, i.search_vector, i.search_vector_stem,
+        i.tags, i.title, count(*) OVER () AS matched
+      FROM items i
+      WHERE ${relevance.match} AND ${filter}
+      ORDER BY i.popularity_tier DESC, i.trend_score DESC, i.id COLLATE "C"
+      LIMIT ${scored}
+    ) i`;
 }
 
 /** How many of a query's best matches are kept: the first ten pages of 25. */
@@ -308,15 +333,21 @@ async function rankSearch(
     alternatives: corrections?.alternatives,
   });
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
+  const relevance = relevanceSql(query, corrections);
+  // Matches counted so far: slices come most popular first, so the `needed` most popular
+  // matches are the first slices' and the top of the last one's; only those are scored.
+  let matched = 0;
   const read = await readSlices(scale, {
     firstSlice: Math.max(blockSize, reachFor(0, 1, needed) / Math.max(density, 1e-9)),
     readSlice: async (slice): Promise<MatchRow[]> => {
-      const matches = rankedMatchesSql(
-        query,
-        corrections,
-        sql`${filter}${sliceSql(slice, options.types)}`,
+      const result = await deps.database.db.execute<Record<keyof MatchRow | 'matched', string>>(
+        scoredMatchesSql(
+          relevance,
+          sql`${filter}${sliceSql(slice, options.types)}`,
+          Math.max(1, needed - matched),
+        ),
       );
-      const result = await deps.database.db.execute<Record<keyof MatchRow, string>>(matches);
+      matched += Number(result.rows[0]?.matched ?? 0);
       return result.rows.map((row) => ({
         id: row.id,
         tier: Number(row.tier),
@@ -324,15 +355,12 @@ async function rankSearch(
         score: Number(row.score),
       }));
     },
-    isEnough: (rows) => rows.length >= needed,
-    nextReach: (rows, population) => reachFor(rows.length, population, needed),
+    isEnough: () => matched >= needed,
+    nextReach: (_rows, population) => reachFor(matched, population, needed),
   });
-  const byPopularity = read.rows.sort(
-    (a, b) => b.tier - a.tier || b.trend - a.trend || compareIds(a.id, b.id),
-  );
-  // Past `needed`, the last slice's rows belong to blocks not read whole: left to deeper pages.
-  const complete = read.isExhausted ? byPopularity : byPopularity.slice(0, needed);
-  const ordered = complete
+  // At most `needed` rows, the most popular matches: the blocks a page of them needs.
+  const ordered = read.rows
+    .sort((a, b) => b.tier - a.tier || b.trend - a.trend || compareIds(a.id, b.id))
     .map((row, index) => ({ row, block: Math.floor(index / blockSize) }))
     .sort(
       (a, b) =>
@@ -344,11 +372,8 @@ async function rankSearch(
   return {
     rows: ordered.map(({ row }) => row.id),
     totalCount: read.isExhausted
-      ? read.rows.length
-      : Math.max(
-          needed + 1,
-          Math.round((read.rows.length / Math.max(1, read.population)) * scale.total),
-        ),
+      ? matched
+      : Math.max(needed + 1, Math.round((matched / Math.max(1, read.population)) * scale.total)),
     isExact: read.isExhausted,
   };
 }
@@ -368,7 +393,8 @@ async function rankRecent(
 ): Promise<Ranking> {
   const corrections = await correctQuery(deps, await readQueryWords(deps, query.normalized));
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
-  const matches = rankedMatchesSql(query, corrections, filter);
+  const matches = sql`SELECT i.id, i.created_at FROM items i
+    WHERE ${relevanceSql(query, corrections).match} AND ${filter}`;
   const result = await deps.database.db.execute<{ id: string }>(sql`
     SELECT id FROM (${matches}) matches ORDER BY created_at DESC, id LIMIT ${wanted + 1}`);
   const ids = result.rows.map((row) => row.id);
