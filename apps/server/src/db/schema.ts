@@ -300,10 +300,12 @@ export const searchQueries = pgTable(
 
 /**
  * Every distinct word of the catalog's search text (kept by a trigger on items), so a misspelt
- * query word can be corrected to a word that exists.
+ * query word can be corrected to a word that exists, and a word being typed matched as the
+ * words it begins (docs/catalog.md, "Search").
  */
 export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
   index('search_terms_trgm_idx').using('gin', sql`${t.term} gin_trgm_ops`),
+  index('search_terms_prefix_idx').using('btree', t.term.op('text_pattern_ops')),
 ]);
 
 /**

@@ -39,15 +39,15 @@ export const wordFrequency = (scale: PopularityScale, word: string) =>
   scale.frequencies.words.get(word) ?? scale.frequencies.rare;
 
 /**
- * The share of items with a word starting with `prefix`, about: at least that of the most
- * common such word (a word being typed, `danc`, matches dance and dancing).
+ * The share of items with a word starting with `prefix`, about: the common such words' shares
+ * added up (a word being typed, `danc`, matches dance and dancing), at least a rare word's.
  */
 export function prefixFrequency(scale: PopularityScale, prefix: string): number {
-  let share = scale.frequencies.rare;
+  let share = 0;
   for (const [word, wordShare] of scale.frequencies.words) {
-    if (wordShare > share && word.startsWith(prefix)) share = wordShare;
+    if (word.startsWith(prefix)) share += wordShare;
   }
-  return share;
+  return Math.min(1, Math.max(scale.frequencies.rare, share));
 }
 
 /** The share of items with `tag`, about. */

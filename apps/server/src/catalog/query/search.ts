@@ -78,6 +78,44 @@ async function readQueryWords(deps: CatalogDeps, normalized: string): Promise<Qu
   return words.rows;
 }
 
+/** A word being typed is matched as at most this many catalog words; past it, as a prefix. */
+const maxCompletions = 64;
+
+/**
+ * The catalog words a word being typed begins (`danc` → dance, dancer, dancing), with their
+ * English stems, from search_terms through its prefix index (migration 0014): matching them
+ * as words lets the search index intersect each with a slice of popularity tiers, where a
+ * prefix (`danc:*`) makes it collect every item of every such word first, 20-90 ms for a
+ * common one at a million items (docs/catalog.md, "Search"). Undefined (match the prefix) when
+ * the word is not plain ASCII letters and digits (its lexeme could differ from what was typed),
+ * is longer than a term can be, or begins more than `maxCompletions` words.
+ */
+async function readCompletions(
+  deps: CatalogDeps,
+  partial: string,
+): Promise<Completions | undefined> {
+  if (!/^[a-z0-9]{1,40}$/.test(partial)) return undefined;
+  const result = await deps.database.db.execute<{ term: string; stems: string[] }>(sql`
+    SELECT term, tsvector_to_array(to_tsvector('sticky_english', term)) AS stems
+    FROM search_terms WHERE term LIKE ${`${partial}%`}
+    ORDER BY term LIMIT ${maxCompletions + 1}`);
+  if (result.rows.length === 0 || result.rows.length > maxCompletions) return undefined;
+  return {
+    words: result.rows.map((row) => row.term),
+    stems: [...new Set(result.rows.flatMap((row) => row.stems))],
+  };
+}
+
+interface Completions {
+  /** The catalog words that begin with the word being typed. */
+  words: string[];
+  /** Their English stems (none for a stop word). */
+  stems: string[];
+}
+
+/** A lexeme as tsquery text: quoted, its quotes and backslashes escaped. */
+const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
 /**
  * Typo tolerance: every query word of 4+ letters that no item contains is matched to up to
  * three words of the catalog (search_terms): first those one edit away (a swap, a missing,
@@ -97,7 +135,6 @@ async function correctQuery(
     ),
   );
   if ([...alternatives.values()].every((terms) => terms.length === 0)) return undefined;
-  const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   const parts = words.map(({ word }) => ({ word, close: alternatives.get(word) ?? [] }));
   return {
     best: parts.map(({ word, close }) => lexeme(close[0] ?? word)).join(' & '),
@@ -116,19 +153,34 @@ async function correctQuery(
  * a word's share is the largest of theirs. A misspelt or inflected word the statistics do not
  * know ("birds") then counts as common as the word it finds ("bird"), instead of as rare, which
  * read its thousands of matches whole at a million items (docs/catalog.md, "Popularity
- * slices"). Only how many rounds a ranking takes depends on this guess, never what it answers.
+ * slices"). The last word, while typed, matches every word it begins: their shares added up
+ * (`+1` is typed as `1`, which begins 1, 10, 100…). Only how many rounds a ranking takes
+ * depends on this guess, never what it answers.
  */
 function estimateQueryShare(
   scale: PopularityScale,
   words: readonly QueryWord[],
-  options: { partial?: string; alternatives?: ReadonlyMap<string, readonly string[]> } = {},
+  options: {
+    partial?: string;
+    completions?: readonly string[];
+    alternatives?: ReadonlyMap<string, readonly string[]>;
+  } = {},
 ): number {
-  const shares = words.map(({ word, stems }) =>
+  const { partial, completions } = options;
+  const typedShare = !partial
+    ? 0
+    : completions
+      ? Math.min(
+          1,
+          completions.reduce((share, word) => share + wordFrequency(scale, word), 0),
+        )
+      : prefixFrequency(scale, partial);
+  const shares = words.map(({ word, stems }, index) =>
     Math.max(
       ...[word, ...stems, ...(options.alternatives?.get(word) ?? [])].map((term) =>
         wordFrequency(scale, term),
       ),
-      word === options.partial ? prefixFrequency(scale, word) : 0,
+      index === words.length - 1 ? typedShare : 0,
     ),
   );
   return Math.min(1, ...shares);
@@ -181,7 +233,11 @@ async function findCloseTerms(deps: CatalogDeps, word: string): Promise<string[]
  * row once (a UNION of ids joined back to items read the matches twice and, past a few
  * thousand matches, the whole table: 10× slower at 100k items).
  */
-function relevanceSql(query: PreparedQuery, corrections: Corrections | undefined) {
+function relevanceSql(
+  query: PreparedQuery,
+  corrections: Corrections | undefined,
+  completions: Completions | undefined,
+) {
   const { normalized, head, partial } = query;
   const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
   const prefix = partial
@@ -199,10 +255,22 @@ function relevanceSql(query: PreparedQuery, corrections: Corrections | undefined
   // While a plain query's last word is typed, its prefix match holds every exact match: one
   // index scan fewer. Not with operators (`or`, `-word`, quotes), where it may not.
   const isPlain = /^[\p{L}\p{N} ]+$/u.test(normalized) && !/(^| )or( |$)/.test(normalized);
+  // The word being typed, matched as the catalog words it begins and their stems when they
+  // are few (readCompletions): the same items as its prefix, without collecting them all first.
+  // Relevance still ranks by the prefix, as before.
+  const anyOf = (terms: readonly string[]) => `(${terms.map(lexeme).join(' | ')})`;
+  const prefixMatch = completions
+    ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && ${anyOf(completions.words)}::tsquery)`
+    : prefix;
+  const stemMatch = !completions
+    ? stem
+    : completions.stems.length > 0
+      ? sql`(websearch_to_tsquery('sticky_english', ${head}) && ${anyOf(completions.stems)}::tsquery)`
+      : undefined;
   const matchers = [
     ...(partial && isPlain ? [] : [sql`i.search_vector @@ ${exact}`]),
-    ...(partial ? [sql`i.search_vector @@ ${prefix}`] : []),
-    sql`i.search_vector_stem @@ ${stem}`,
+    ...(partial ? [sql`i.search_vector @@ ${prefixMatch}`] : []),
+    ...(stemMatch ? [sql`i.search_vector_stem @@ ${stemMatch}`] : []),
     ...(fuzzy ? [sql`i.search_vector @@ ${fuzzy}`] : []),
   ];
   return {
@@ -320,9 +388,10 @@ async function rankSearch(
   if (options.sort === 'recent') return rankRecent(deps, query, options, wanted);
   const blockSize = deps.config.search.rankCandidates;
   const needed = Math.ceil(wanted / blockSize) * blockSize;
-  const [scale, words] = await Promise.all([
+  const [scale, words, completions] = await Promise.all([
     deps.services.popularityScales.read(deps, options.types, catalogVersion),
     readQueryWords(deps, query.normalized),
+    query.partial ? readCompletions(deps, query.partial) : undefined,
   ]);
   const corrections = await correctQuery(deps, words);
   // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
@@ -330,10 +399,11 @@ async function rankSearch(
   // matches whole at once. A word being typed matches at least what it would whole.
   const density = estimateQueryShare(scale, words, {
     partial: query.partial,
+    completions: completions?.words,
     alternatives: corrections?.alternatives,
   });
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
-  const relevance = relevanceSql(query, corrections);
+  const relevance = relevanceSql(query, corrections, completions);
   // Matches counted so far: slices come most popular first, so the `needed` most popular
   // matches are the first slices' and the top of the last one's; only those are scored.
   let matched = 0;
@@ -391,10 +461,14 @@ async function rankRecent(
   options: SearchOptions,
   wanted: number,
 ): Promise<Ranking> {
-  const corrections = await correctQuery(deps, await readQueryWords(deps, query.normalized));
+  const [words, completions] = await Promise.all([
+    readQueryWords(deps, query.normalized),
+    query.partial ? readCompletions(deps, query.partial) : undefined,
+  ]);
+  const corrections = await correctQuery(deps, words);
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const matches = sql`SELECT i.id, i.created_at FROM items i
-    WHERE ${relevanceSql(query, corrections).match} AND ${filter}`;
+    WHERE ${relevanceSql(query, corrections, completions).match} AND ${filter}`;
   const result = await deps.database.db.execute<{ id: string }>(sql`
     SELECT id FROM (${matches}) matches ORDER BY created_at DESC, id LIMIT ${wanted + 1}`);
   const ids = result.rows.map((row) => row.id);

@@ -230,6 +230,38 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       expect((await list('/v1/gifs/search?q=qwxzv')).data).toEqual([]);
     });
 
+    it('matches a word being typed as every catalog word it begins, and their stems', async () => {
+      // Made-up words, so nothing else in the catalog begins with them.
+      const [blorpyDog, blorpiness, swoozer, swoozingOtter] = await insertCatalogItems(
+        testApp.database,
+        [
+          { title: 'Blorpy dog', tags: ['pets'] },
+          { title: 'Blorpiness', tags: [] },
+          { title: 'Swoozer on stage', tags: [] },
+          { title: 'Swoozing otter', tags: [] },
+        ],
+      );
+      const idsFor = async (q: string) =>
+        new Set((await list(`/v1/gifs/search?q=${encodeURIComponent(q)}`)).data.map((i) => i.id));
+      expect(await idsFor('blorp')).toEqual(new Set([blorpyDog, blorpiness]));
+      // "blorpi" begins blorpiness only, whose English stem (blorpi) is blorpy's too.
+      expect(await idsFor('blorpi')).toEqual(new Set([blorpyDog, blorpiness]));
+      expect(await idsFor('swooz')).toEqual(new Set([swoozer, swoozingOtter]));
+      expect(await idsFor('otters swooz')).toEqual(new Set([swoozingOtter]));
+      expect(await idsFor('pet blorp')).toEqual(new Set([blorpyDog]));
+      // A word begun by more catalog words than are matched one by one: matched as a prefix.
+      const zetas = await insertCatalogItems(
+        testApp.database,
+        Array.from({ length: 70 }, (_, index) => ({ title: `Zetq${index} glyph`, tags: [] })),
+      );
+      const broad = await list('/v1/gifs/search?q=zetq&limit=50');
+      expect(broad.pagination.total_count).toBe(70);
+      expect(broad.data.every((item) => zetas.includes(item.id))).toBe(true);
+      // A word that has just come into the catalog is found while typed.
+      const [quokka] = await insertCatalogItems(testApp.database, [{ title: 'Quokkas', tags: [] }]);
+      expect(await idsFor('quok')).toEqual(new Set([quokka]));
+    });
+
     it('ignores accents and finds other forms of a word', async () => {
       const [cafe] = await insertCatalogItems(testApp.database, [
         { title: 'Café crème', tags: ['coffee'] },
