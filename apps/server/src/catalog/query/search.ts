@@ -78,6 +78,21 @@ async function readQueryWords(deps: CatalogDeps, normalized: string): Promise<Qu
   return words.rows;
 }
 
+/** What a query matches by: its words, the words it is typing, its typo corrections. */
+interface QueryTerms {
+  words: QueryWord[];
+  completions: Completions | undefined;
+  corrections: Corrections | undefined;
+}
+
+async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<QueryTerms> {
+  const [words, completions] = await Promise.all([
+    readQueryWords(deps, query.normalized),
+    query.partial ? readCompletions(deps, query.partial) : undefined,
+  ]);
+  return { words, completions, corrections: await correctQuery(deps, words) };
+}
+
 /** A word being typed is matched as at most this many catalog words; past it, as a prefix. */
 const maxCompletions = 64;
 
@@ -160,21 +175,9 @@ async function correctQuery(
 function estimateQueryShare(
   scale: PopularityScale,
   words: readonly QueryWord[],
-  options: {
-    partial?: string;
-    completions?: readonly string[];
-    alternatives?: ReadonlyMap<string, readonly string[]>;
-  } = {},
+  options: { partial?: string; alternatives?: ReadonlyMap<string, readonly string[]> } = {},
 ): number {
-  const { partial, completions } = options;
-  const typedShare = !partial
-    ? 0
-    : completions
-      ? Math.min(
-          1,
-          completions.reduce((share, word) => share + wordFrequency(scale, word), 0),
-        )
-      : prefixFrequency(scale, partial);
+  const typedShare = options.partial ? prefixFrequency(scale, options.partial) : 0;
   const shares = words.map(({ word, stems }, index) =>
     Math.max(
       ...[word, ...stems, ...(options.alternatives?.get(word) ?? [])].map((term) =>
@@ -233,11 +236,7 @@ async function findCloseTerms(deps: CatalogDeps, word: string): Promise<string[]
  * row once (a UNION of ids joined back to items read the matches twice and, past a few
  * thousand matches, the whole table: 10× slower at 100k items).
  */
-function relevanceSql(
-  query: PreparedQuery,
-  corrections: Corrections | undefined,
-  completions: Completions | undefined,
-) {
+function relevanceSql(query: PreparedQuery, { corrections, completions }: QueryTerms) {
   const { normalized, head, partial } = query;
   const exact = sql`websearch_to_tsquery('sticky_simple', ${normalized})`;
   const prefix = partial
@@ -287,8 +286,8 @@ function relevanceSql(
 }
 
 /**
- * A slice's matches: how many there are, and the `scored` most popular of them (in the order
- * rankSearch sorts by: tier, trend, then id as compareIds orders them) with their relevance.
+ * A slice's matches: how many there are, and the `scored` most popular of them, in that order
+ * (tier, trend, then id as compareIds orders them), with their relevance.
  * Scoring is most of a match's cost (ts_rank four times), and the rows past `scored` only
  * count: at a million items a slice holds two to five times the matches the blocks need.
  */
@@ -298,8 +297,7 @@ function scoredMatchesSql(
   scored: number,
 ): SQL {
   return sql`
-    SELECT i.id, i.trend_score AS trend, i.popularity_tier AS tier, ${relevance.score} AS score,
-      i.matched
+    SELECT i.id, i.trend_score AS trend, ${relevance.score} AS score, i.matched
     FROM (
       SELECT i.id, i.trend_score, i.popularity_tier, i.search_vector, i.search_vector_stem,
         i.tags, i.title, count(*) OVER () AS matched
@@ -362,7 +360,6 @@ const pageOf = (ranking: Ranking, options: { offset: number; limit: number }): R
 
 interface MatchRow {
   id: string;
-  tier: number;
   trend: number;
   score: number;
 }
@@ -388,22 +385,19 @@ async function rankSearch(
   if (options.sort === 'recent') return rankRecent(deps, query, options, wanted);
   const blockSize = deps.config.search.rankCandidates;
   const needed = Math.ceil(wanted / blockSize) * blockSize;
-  const [scale, words, completions] = await Promise.all([
+  const [scale, terms] = await Promise.all([
     deps.services.popularityScales.read(deps, options.types, catalogVersion),
-    readQueryWords(deps, query.normalized),
-    query.partial ? readCompletions(deps, query.partial) : undefined,
+    readQueryTerms(deps, query),
   ]);
-  const corrections = await correctQuery(deps, words);
   // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
   // sized to hold the blocks needed, so a common word takes one round and a rare one reads its
   // matches whole at once. A word being typed matches at least what it would whole.
-  const density = estimateQueryShare(scale, words, {
+  const density = estimateQueryShare(scale, terms.words, {
     partial: query.partial,
-    completions: completions?.words,
-    alternatives: corrections?.alternatives,
+    alternatives: terms.corrections?.alternatives,
   });
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
-  const relevance = relevanceSql(query, corrections, completions);
+  const relevance = relevanceSql(query, terms);
   // Matches counted so far: slices come most popular first, so the `needed` most popular
   // matches are the first slices' and the top of the last one's; only those are scored.
   let matched = 0;
@@ -420,7 +414,6 @@ async function rankSearch(
       matched += Number(result.rows[0]?.matched ?? 0);
       return result.rows.map((row) => ({
         id: row.id,
-        tier: Number(row.tier),
         trend: Number(row.trend),
         score: Number(row.score),
       }));
@@ -428,9 +421,9 @@ async function rankSearch(
     isEnough: () => matched >= needed,
     nextReach: (_rows, population) => reachFor(matched, population, needed),
   });
-  // At most `needed` rows, the most popular matches: the blocks a page of them needs.
+  // At most `needed` rows, most popular first (each slice's statement orders its rows, and
+  // slices come most popular first): the blocks a page of them needs.
   const ordered = read.rows
-    .sort((a, b) => b.tier - a.tier || b.trend - a.trend || compareIds(a.id, b.id))
     .map((row, index) => ({ row, block: Math.floor(index / blockSize) }))
     .sort(
       (a, b) =>
@@ -461,14 +454,10 @@ async function rankRecent(
   options: SearchOptions,
   wanted: number,
 ): Promise<Ranking> {
-  const [words, completions] = await Promise.all([
-    readQueryWords(deps, query.normalized),
-    query.partial ? readCompletions(deps, query.partial) : undefined,
-  ]);
-  const corrections = await correctQuery(deps, words);
+  const terms = await readQueryTerms(deps, query);
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const matches = sql`SELECT i.id, i.created_at FROM items i
-    WHERE ${relevanceSql(query, corrections, completions).match} AND ${filter}`;
+    WHERE ${relevanceSql(query, terms).match} AND ${filter}`;
   const result = await deps.database.db.execute<{ id: string }>(sql`
     SELECT id FROM (${matches}) matches ORDER BY created_at DESC, id LIMIT ${wanted + 1}`);
   const ids = result.rows.map((row) => row.id);
