@@ -28,7 +28,10 @@ export interface PopularityScale {
 }
 
 interface Frequencies {
+  /** Lexemes of `search_vector` (words as written). */
   words: Map<string, number>;
+  /** Lexemes of `search_vector_stem` (English stems: celebrate, celebration → celebr). */
+  stems: Map<string, number>;
   tags: Map<string, number>;
   /** What a word or tag not among the common ones is taken to have; 1 without statistics. */
   rare: number;
@@ -37,6 +40,13 @@ interface Frequencies {
 /** The share of items whose words include `word` (an exact lexeme), about. */
 export const wordFrequency = (scale: PopularityScale, word: string) =>
   scale.frequencies.words.get(word) ?? scale.frequencies.rare;
+
+/**
+ * The share of items whose English stems include `stem`, about: a stem is commoner than any
+ * one word it stands for, and often no word at all (`celebr`).
+ */
+export const stemFrequency = (scale: PopularityScale, stem: string) =>
+  scale.frequencies.stems.get(stem) ?? scale.frequencies.rare;
 
 /**
  * The share of items with a word starting with `prefix`, about: the common such words' shares
@@ -68,11 +78,16 @@ async function readFrequencies(deps: CatalogDeps): Promise<Frequencies> {
       most_common_elem_freqs AS shares
     FROM pg_stats
     WHERE schemaname = current_schema() AND tablename = 'items'
-      AND attname IN ('search_vector', 'tags')`);
-  const frequencies: Frequencies = { words: new Map(), tags: new Map(), rare: 1 };
+      AND attname IN ('search_vector', 'search_vector_stem', 'tags')`);
+  const frequencies: Frequencies = { words: new Map(), stems: new Map(), tags: new Map(), rare: 1 };
+  const targets: Record<string, Map<string, number>> = {
+    search_vector: frequencies.words,
+    search_vector_stem: frequencies.stems,
+    tags: frequencies.tags,
+  };
   for (const row of result.rows) {
-    if (!row.elements || !row.shares) continue;
-    const target = row.column === 'tags' ? frequencies.tags : frequencies.words;
+    const target = targets[row.column];
+    if (!row.elements || !row.shares || !target) continue;
     row.elements.forEach((element, index) => target.set(element, Number(row.shares![index])));
     // After one share per element come the lowest share, the highest and the null share.
     const lowest = Number(row.shares[row.elements.length]);

@@ -8,8 +8,8 @@ import {
   compareIds,
   readSlices,
   sliceSql,
+  stemFrequency,
   tagFrequency,
-  wordFrequency,
 } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
 import { changedItemsRead, keysOf, readSourceLists } from './related-lists.ts';
@@ -140,7 +140,7 @@ async function rankRelated(
   const shareOf = (name: string) =>
     name.startsWith('t:')
       ? tagFrequency(scale, name.slice(2))
-      : wordFrequency(scale, name.slice(2));
+      : stemFrequency(scale, name.slice(2));
   const planReach = (population: number) => {
     const open = keys.filter((name) => !isSatisfied(name));
     const reaches = open

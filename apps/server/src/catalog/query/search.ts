@@ -6,6 +6,7 @@ import type { CatalogDeps, ItemType, Page, Ranking } from './items.ts';
 import {
   compareIds,
   prefixFrequency,
+  stemFrequency,
   reachFor,
   readSlices,
   sliceSql,
@@ -162,31 +163,50 @@ async function correctQuery(
 }
 
 /**
- * About the share of items a query matches, to size its first slice (popularity-slices.ts):
- * the words of a query go together (grinning face), so it is its rarest word's share, and a
- * word matches through itself, its stems and its typo alternatives (the matchers are OR'ed), so
- * a word's share is the largest of theirs. A misspelt or inflected word the statistics do not
- * know ("birds") then counts as common as the word it finds ("bird"), instead of as rare, which
- * read its thousands of matches whole at a million items (docs/catalog.md, "Popularity
- * slices"). The last word, while typed, matches every word it begins: their shares added up
- * (`+1` is typed as `1`, which begins 1, 10, 100…). Only how many rounds a ranking takes
- * depends on this guess, never what it answers.
+ * About the share of items a query matches, to size its first slice (popularity-slices.ts).
+ * Its matchers are OR'ed (relevanceSql), so it is the larger of two guesses, each its rarest
+ * word's share since the words of a query go together (grinning face):
+ * - the words as written (the exact, prefix and typo matchers), a word counting as common as
+ *   the most common of its typo alternatives, so a misspelt word the statistics do not know
+ *   counts as common as the word it finds; the word being typed as all the words it begins
+ *   together (`+1` is typed as `1`, which begins 1, 10, 100…);
+ * - their English stems (the stem matcher, with its own statistics: `celebr` stands for
+ *   celebrate, celebration, celebrating…), where an English stop word has none and does not
+ *   count: "other symbols" matches every item with a word stemming to `symbol`.
+ * Read whole on a guess that was too rare, a common word's slice held tens of thousands of
+ * matches at a million items (docs/catalog.md, "Popularity slices"). Only how many rounds a
+ * ranking takes depends on this guess, never what it answers.
  */
 function estimateQueryShare(
   scale: PopularityScale,
-  words: readonly QueryWord[],
-  options: { partial?: string; alternatives?: ReadonlyMap<string, readonly string[]> } = {},
+  { words, completions, corrections }: QueryTerms,
+  partial: string,
 ): number {
-  const typedShare = options.partial ? prefixFrequency(scale, options.partial) : 0;
-  const shares = words.map(({ word, stems }, index) =>
+  const isTyped = (index: number) => partial !== '' && index === words.length - 1;
+  const asWritten = words.map(({ word }, index) =>
     Math.max(
-      ...[word, ...stems, ...(options.alternatives?.get(word) ?? [])].map((term) =>
+      ...[word, ...(corrections?.alternatives.get(word) ?? [])].map((term) =>
         wordFrequency(scale, term),
       ),
-      index === words.length - 1 ? typedShare : 0,
+      isTyped(index) ? prefixFrequency(scale, partial) : 0,
     ),
   );
-  return Math.min(1, ...shares);
+  // Without stems among the words it begins, the word being typed has no stem matcher at all.
+  const hasStemMatcher = !(partial && completions && completions.stems.length === 0);
+  const stemmed = words.flatMap(({ stems }, index) => {
+    const shares = !isTyped(index)
+      ? stems.map((stem) => stemFrequency(scale, stem))
+      : completions
+        ? // The stems of the words it begins, any of them.
+          [completions.stems.reduce((sum, stem) => sum + stemFrequency(scale, stem), 0)]
+        : // Too many words to list: its stem as a prefix.
+          [...stems.map((stem) => stemFrequency(scale, stem)), prefixFrequency(scale, partial)];
+    return shares.length > 0 ? [Math.min(1, Math.max(...shares))] : [];
+  });
+  return Math.max(
+    Math.min(1, ...asWritten),
+    hasStemMatcher && stemmed.length > 0 ? Math.min(...stemmed) : 0,
+  );
 }
 
 /**
@@ -392,10 +412,7 @@ async function rankSearch(
   // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
   // sized to hold the blocks needed, so a common word takes one round and a rare one reads its
   // matches whole at once. A word being typed matches at least what it would whole.
-  const density = estimateQueryShare(scale, terms.words, {
-    partial: query.partial,
-    alternatives: terms.corrections?.alternatives,
-  });
+  const density = estimateQueryShare(scale, terms, query.partial);
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const relevance = relevanceSql(query, terms);
   // Matches counted so far: slices come most popular first, so the `needed` most popular
