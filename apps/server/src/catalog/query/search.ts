@@ -6,10 +6,10 @@ import type { CatalogDeps, ItemType, Page, Ranking } from './items.ts';
 import {
   compareIds,
   prefixFrequency,
-  stemFrequency,
   reachFor,
   readSlices,
   sliceSql,
+  stemFrequency,
   wordFrequency,
 } from './popularity-slices.ts';
 import type { PopularityScale } from './popularity-slices.ts';
@@ -173,9 +173,9 @@ async function correctQuery(
  * - their English stems (the stem matcher, with its own statistics: `celebr` stands for
  *   celebrate, celebration, celebrating…), where an English stop word has none and does not
  *   count: "other symbols" matches every item with a word stemming to `symbol`.
- * Read whole on a guess that was too rare, a common word's slice held tens of thousands of
- * matches at a million items (docs/catalog.md, "Popularity slices"). Only how many rounds a
- * ranking takes depends on this guess, never what it answers.
+ * A guess too rare reads a common query's matches whole: 37,000 rows for "other symbols" at a
+ * million items, guessed from "other" as written (docs/catalog.md, "Popularity slices"). Only
+ * how many rounds a ranking takes depends on this guess, never what it answers.
  */
 function estimateQueryShare(
   scale: PopularityScale,
