@@ -113,3 +113,15 @@ export async function readRouteInventory(
     await testApp.close();
   }
 }
+
+/**
+ * The app reads the versions now rather than wait for their notification, as a request that
+ * committed a change does (catalog-versions.ts, `noteCommittedChange`): after a change the
+ * test committed outside a request, the app's kept answers (an item's JSON, a trending page)
+ * would otherwise answer until the notification arrives (docs/catalog.md, "Caches and
+ * versions").
+ */
+export async function readChangedVersions(testApp: TestApp): Promise<void> {
+  testApp.app.deps.services.versions.noteCommittedChange();
+  await testApp.app.deps.services.versions.read();
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { giphyItemSchema, renditionNames } from '@sticky/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test-support/app.ts';
+import { createTestApp, readChangedVersions } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
@@ -541,6 +541,7 @@ describe('importMedia with the job queue', () => {
     await makeRemainingRenditions(deps);
     expect(await namesOf(itemId)).toEqual(planned('all'));
     expect(await jobs.countQueued(RENDITIONS_QUEUE)).toBe(0);
+    await readChangedVersions(testApp);
     const after = await expectWorkingUrls(itemId);
     const [preview] = (
       await testApp.database.pool.query<{ path: string }>(
@@ -610,6 +611,7 @@ describe('importMedia with the job queue', () => {
     expect(before.images.looping!.url).toMatch(/\.(webp|gif)$/);
     expect(before.images.looping!.mp4).toBeUndefined();
     expect(await makeLaterRenditions(deps, itemId)).toMatchObject({ status: 'made' });
+    await readChangedVersions(testApp);
     const after = await expectWorkingUrls(itemId);
     expect(after.images.fixed_width.webm).toMatch(/\.webm$/);
     expect(after.images.fixed_width.mp4).toBeUndefined();

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test-support/app.ts';
+import { createTestApp, readChangedVersions } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import type { FixtureItem } from '../../test-support/catalog-fixtures.ts';
@@ -15,12 +15,6 @@ import { refreshRelatedLists } from './related-lists-job.ts';
  * "Related"), answers exactly what the popularity slices answer, and falls back to them when
  * the lists cannot say.
  */
-
-/** The app reads the versions now rather than wait for their notification. */
-const readChangedVersions = async (testApp: TestApp) => {
-  testApp.app.deps.services.versions.noteCommittedChange();
-  await testApp.app.deps.services.versions.read();
-};
 
 /** As an import would: nothing kept from before answers. */
 const moveCatalogVersion = async (testApp: TestApp) => {
