@@ -117,9 +117,12 @@ test('a Tenor GIF picker lists featured and categories, searches and registers a
   const gifs = page.locator('.gpr-result-image img');
   await expect(gifs.first()).toBeVisible();
   await expect(gifs.first()).toHaveAttribute('src', new RegExp(`^${stickyUrl}/media/`));
-  expect(
-    await gifs.first().evaluate((image: HTMLImageElement) => image.naturalWidth),
-  ).toBeGreaterThan(0);
+  // Loaded, not only named: the picture decodes once its bytes are in (slower on a busy machine).
+  await expect
+    .poll(() =>
+      gifs.first().evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0)),
+    )
+    .toBeGreaterThan(0);
 
   // Picking one hands the app Sticky's item and registers the share with Sticky.
   const shared = page.waitForResponse((response) =>
