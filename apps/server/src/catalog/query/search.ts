@@ -129,6 +129,13 @@ interface Completions {
   stems: string[];
 }
 
+/**
+ * Whether the stem matcher takes part: not while the word being typed begins only words
+ * without stems (stop words), which leave it nothing to match.
+ */
+const hasStemMatcher = (completions: Completions | undefined) =>
+  !completions || completions.stems.length > 0;
+
 /** A lexeme as tsquery text: quoted, its quotes and backslashes escaped. */
 const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
@@ -191,8 +198,6 @@ function estimateQueryShare(
       isTyped(index) ? prefixFrequency(scale, partial) : 0,
     ),
   );
-  // Without stems among the words it begins, the word being typed has no stem matcher at all.
-  const hasStemMatcher = !(partial && completions && completions.stems.length === 0);
   const stemmed = words.flatMap(({ stems }, index) => {
     const shares = !isTyped(index)
       ? stems.map((stem) => stemFrequency(scale, stem))
@@ -205,7 +210,7 @@ function estimateQueryShare(
   });
   return Math.max(
     Math.min(1, ...asWritten),
-    hasStemMatcher && stemmed.length > 0 ? Math.min(...stemmed) : 0,
+    hasStemMatcher(completions) && stemmed.length > 0 ? Math.min(...stemmed) : 0,
   );
 }
 
@@ -281,11 +286,11 @@ function relevanceSql(query: PreparedQuery, { corrections, completions }: QueryT
   const prefixMatch = completions
     ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && ${anyOf(completions.words)}::tsquery)`
     : prefix;
-  const stemMatch = !completions
-    ? stem
-    : completions.stems.length > 0
+  const stemMatch = !hasStemMatcher(completions)
+    ? undefined
+    : completions
       ? sql`(websearch_to_tsquery('sticky_english', ${head}) && ${anyOf(completions.stems)}::tsquery)`
-      : undefined;
+      : stem;
   const matchers = [
     ...(partial && isPlain ? [] : [sql`i.search_vector @@ ${exact}`]),
     ...(partial ? [sql`i.search_vector @@ ${prefixMatch}`] : []),
