@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { buildContentSecurityPolicy } from './security-headers.ts';
+import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { loadConfig } from '../config/env.ts';
 import { webDistDir } from '../routes/spa.ts';
 import { createTestApp } from '../test-support/app.ts';
@@ -56,7 +58,6 @@ function probes(cookie: string): Probe[] {
     { name: 'v1 not found', url: '/v1/nope', headers: { cookie } },
     { name: 'v1 bad url', url: '/v1/gifs/%zz', headers: { cookie } },
     { name: 'api not found', url: '/api/nope', headers: html },
-    { name: 'media not found', url: '/media/00/00/nope.gif' },
     { name: 'health', url: '/healthz' },
     { name: 'ready', url: '/readyz' },
     { name: 'sign-in start', url: '/api/auth/googleAuth' },
@@ -146,6 +147,53 @@ describe('security headers on every answer', () => {
           expect(hsts, label).toBeUndefined();
         }
       }
+    }
+  });
+
+  it('answers a media file, or its absence, with the headers of a file and none of a page', async () => {
+    for (const [testApp, isHttps] of [
+      [plain, false],
+      [secure, true],
+    ] as const) {
+      const bytes = Buffer.from('GIF89a, or near enough: the route trusts our names');
+      const relative = contentAddressedPath(
+        createHash('sha256').update(bytes).digest('hex'),
+        'gif',
+      );
+      const file = path.join(testApp.config.mediaDir, relative);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, bytes);
+      for (const url of [`/media/${relative}`, '/media/00/00/nope.gif']) {
+        const response = await testApp.app.inject(url);
+        const label = `${isHttps ? 'https' : 'http'} ${url} (${response.statusCode})`;
+        // Opened on its own, a file is a sandboxed document that loads nothing and is never framed.
+        const csp = directives(response.headers['content-security-policy']);
+        expect([...(csp.get('default-src') ?? [])], label).toEqual(["'none'"]);
+        expect([...(csp.get('frame-ancestors') ?? [])], label).toEqual(["'none'"]);
+        expect(csp.has('sandbox'), label).toBe(true);
+        expect(response.headers['x-content-type-options'], label).toBe('nosniff');
+        // Embeddable on other sites on purpose (docs/security.md, "Headers").
+        expect(response.headers['cross-origin-resource-policy'], label).toBe('cross-origin');
+        expect(response.headers['strict-transport-security'], label).toBe(
+          isHttps ? 'max-age=63072000; includeSubDomains; preload' : undefined,
+        );
+        for (const pageOnly of [
+          'permissions-policy',
+          'referrer-policy',
+          'cross-origin-opener-policy',
+          'origin-agent-cluster',
+          'x-frame-options',
+          'x-dns-prefetch-control',
+          'x-download-options',
+          'x-permitted-cross-domain-policies',
+          'x-xss-protection',
+        ]) {
+          expect(response.headers[pageOnly], `${label}: ${pageOnly}`).toBeUndefined();
+        }
+      }
+      const served = await testApp.app.inject(`/media/${relative}`);
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(bytes)).toBe(true);
     }
   });
 

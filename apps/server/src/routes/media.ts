@@ -72,6 +72,8 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
   // @fastify/static adds its route hidden from the document: describe it instead.
   app.addHook('onRoute', (route) => {
     route.schema = { ...mediaSchema, tags: ['media'], security: [] } as typeof route.schema;
+    // Files, not pages: a file's headers instead of the pages' baseline (security-headers.ts).
+    route.config = { ...route.config, isStoredFile: true };
   });
 
   app.addHook('onRequest', async (request, reply) => {
