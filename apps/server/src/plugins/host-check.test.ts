@@ -56,6 +56,30 @@ describe('the host check', () => {
     }
   });
 
+  it('redirects the pages a person opens inside an API, and refuses the rest of it', async () => {
+    const app = await start();
+    const asBrowser = { host: '127.0.0.1:3000', accept: 'text/html' };
+    for (const url of [
+      '/api/auth/googleAuth?returnTo=%2Fsearch%2Fcats',
+      '/api/auth/callback?code=abc&state=xyz',
+      '/api/docs/',
+      '/api/docs/openapi.json',
+    ]) {
+      const response = await app.inject({ url, headers: asBrowser });
+      expect(response.statusCode, url).toBe(308);
+      expect(response.headers.location, url).toBe(`http://localhost:3000${url}`);
+    }
+    // The same routes' other methods, and the API's own routes, are still refused.
+    const signOut = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: asBrowser,
+    });
+    expect(signOut.statusCode).toBe(421);
+    const config = await app.inject({ url: '/api/config', headers: asBrowser });
+    expect(config.statusCode).toBe(421);
+  });
+
   it('refuses API calls under another name with 421 in each API’s shape, whatever they accept', async () => {
     const app = await start();
     const shapes = [

@@ -6,6 +6,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Answers whatever host a request names: probes that reach us by address (health). */
     isAnyHost?: boolean;
+    /**
+     * A page a person opens inside an API (the sign-in start and callback, the API reference):
+     * under another name it is redirected as pages are, not refused.
+     */
+    isNavigation?: boolean;
   }
   interface FastifyInstance {
     /** Set by `markAsApi` in an API's own plugin: seen by its routes and its not-found answer. */
@@ -27,13 +32,15 @@ export function markAsApi(app: FastifyInstance): void {
 
 /**
  * A GET or HEAD outside the APIs: a page, a media file, a sign-in page of the local issuer, or
- * a path that is none of them (the web app's not-found page). Redirecting it to PUBLIC_URL is
- * what a person who typed another name meant, whatever their client's Accept header says (curl
- * accepts anything, not `text/html`); a program calling an API gets a clear refusal instead.
+ * a path that is none of them (the web app's not-found page); or a page inside an API that
+ * its route marks as a navigation (`isNavigation`: the sign-in start, the API reference).
+ * Redirecting it to PUBLIC_URL is what a person who typed another name meant, whatever their
+ * client's Accept header says (curl accepts anything, not `text/html`); a program calling an
+ * API gets a clear refusal instead.
  */
 function isRedirectable(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  return request.server.isApi !== true;
+  return request.server.isApi !== true || request.routeOptions.config.isNavigation === true;
 }
 
 /**

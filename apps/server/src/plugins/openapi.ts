@@ -74,6 +74,10 @@ function sha256(text: string): string {
  * inline styles; its CSP allows exactly those, by hash, on its own routes only.
  */
 export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
+  // Pages people open: under another host name, redirected there rather than refused.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, isNavigation: true };
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (typeof payload !== 'string' || !payload.startsWith('<!doctype html>')) return payload;
     const inlineScripts = [

@@ -140,7 +140,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     navigation.get(
       '/googleAuth',
       {
-        config: { rateLimit: { max: 60 }, signInErrorOnBadRequest: 'invalid_return_to' },
+        config: {
+          rateLimit: { max: 60 },
+          isNavigation: true,
+          signInErrorOnBadRequest: 'invalid_return_to',
+        },
         schema: {
           summary: 'Start signing in: off to the sign-in provider',
           description:
@@ -164,7 +168,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     navigation.get(
       '/callback',
       {
-        config: { rateLimit: { max: 60 }, signInErrorOnBadRequest: 'state_mismatch' },
+        config: {
+          rateLimit: { max: 60 },
+          isNavigation: true,
+          signInErrorOnBadRequest: 'state_mismatch',
+        },
         schema: {
           summary: "The sign-in provider's answer",
           description:
