@@ -60,3 +60,71 @@ describe('the decoder pool’s order', () => {
     expect(finished).toEqual(['later 1', 'upload', 'later 2', 'later 3']);
   });
 });
+
+describe('the decoder pool’s room for uploads', () => {
+  let workDir: string;
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-hold-'));
+    bytes = await makeAnimation({ format: 'gif', frames: 4, width: 64, seed: 11 });
+  });
+  afterAll(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+  const ask = (
+    processor: MediaProcessor,
+    name: string,
+    finished: string[],
+    request: Pick<ProcessRequest, 'phase' | 'priority'>,
+  ) =>
+    processor
+      .process({
+        bytes,
+        limits,
+        outputDir: fs.mkdtempSync(path.join(workDir, `${name}-`)),
+        isTransparent: false,
+        ffmpegPath: resolveFfmpegPath(),
+        ...request,
+      })
+      .then((result) => {
+        expect(result.ok, name).toBe(true);
+        finished.push(name);
+      });
+
+  it('keeps a decoder free for the next upload while uploads keep coming', async () => {
+    const processor = new MediaProcessor({ workers: 2, urgentHoldMs: 60_000 });
+    try {
+      const finished: string[] = [];
+      await ask(processor, 'upload 1', finished, { phase: 'ready', priority: 'high' });
+      // The first upload's later renditions, and others', queued in the gap before the next.
+      const later = ['later 1', 'later 2', 'later 3'].map((name) =>
+        ask(processor, name, finished, { phase: 'later', priority: 'low' }),
+      );
+      expect(processor.countRunning('low')).toBe(1);
+      const upload = ask(processor, 'upload 2', finished, { phase: 'ready', priority: 'high' });
+      // Started at once, beside the later renditions, not after one of them.
+      expect(processor.countRunning('high')).toBe(1);
+      await Promise.all([...later, upload]);
+      expect(finished.indexOf('upload 2')).toBeLessThan(finished.indexOf('later 2'));
+    } finally {
+      await processor.close();
+    }
+  });
+
+  it('gives later renditions every decoder once uploads stopped coming', async () => {
+    const processor = new MediaProcessor({ workers: 2, urgentHoldMs: 50 });
+    try {
+      const finished: string[] = [];
+      await ask(processor, 'upload', finished, { phase: 'ready', priority: 'high' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const later = ['later 1', 'later 2', 'later 3'].map((name) =>
+        ask(processor, name, finished, { phase: 'later', priority: 'low' }),
+      );
+      expect(processor.countRunning('low')).toBe(2);
+      await Promise.all(later);
+      expect(finished).toHaveLength(4);
+    } finally {
+      await processor.close();
+    }
+  });
+});

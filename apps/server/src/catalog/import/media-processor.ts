@@ -27,6 +27,11 @@ export interface ProcessorOptions {
   maxMemoryBytes?: number;
   /** Children exit after this long without work; the next file starts a new one. */
   idleMs?: number;
+  /**
+   * For this long after a `high` request arrives, `low` ones take every decoder but one
+   * (default 30 s; see `takeNext`).
+   */
+  urgentHoldMs?: number;
 }
 
 export interface ProcessRequest {
@@ -42,8 +47,9 @@ export interface ProcessRequest {
   /** Which renditions (rendition-plan.ts); default every one. */
   phase?: RenderPhase;
   /**
-   * `low` waits while any `high` request is queued: renditions made later (the job queue) never
-   * hold up an import someone is waiting for.
+   * `low` waits while any `high` request is queued, and while `high` ones keep arriving leaves
+   * one decoder free for them: renditions made later (the job queue) never hold up an import
+   * someone is waiting for.
    */
   priority?: 'high' | 'low';
 }
@@ -214,6 +220,9 @@ export class MediaProcessor {
   private readonly cpuAllowance: (pixels: number) => number;
   private readonly maxMemoryBytes: number;
   private readonly idleMs: number;
+  private readonly urgentHoldMs: number;
+  /** When the last `high` request arrived (performance.now()); -Infinity before any. */
+  private lastUrgentAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: ProcessorOptions) {
     this.slots = Array.from({ length: Math.max(1, options.workers) }, () => ({
@@ -231,6 +240,7 @@ export class MediaProcessor {
     this.cpuAllowance = options.cpuAllowance ?? cpuAllowanceMs;
     this.maxMemoryBytes = options.maxMemoryBytes ?? 2048 * 1024 * 1024;
     this.idleMs = options.idleMs ?? 15_000;
+    this.urgentHoldMs = options.urgentHoldMs ?? 30_000;
   }
 
   get workers(): number {
@@ -239,6 +249,7 @@ export class MediaProcessor {
 
   process(request: ProcessRequest): Promise<ProcessResult> {
     if (this.isClosed) return Promise.reject(new Error('the media processor is closed'));
+    if (request.priority !== 'low') this.lastUrgentAt = performance.now();
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, request, resolve, reject });
       this.dispatch();
@@ -257,16 +268,41 @@ export class MediaProcessor {
     );
   }
 
+  /** Decoders working on a request now; of one priority only when given. */
+  countRunning(priority?: 'high' | 'low'): number {
+    return this.slots.filter(
+      (slot) =>
+        slot.job !== undefined &&
+        (priority === undefined || (slot.job.request.priority ?? 'high') === priority),
+    ).length;
+  }
+
+  /**
+   * The next request to start: the first `high` one, else the first `low` one, unless `high`
+   * requests arrived lately and `low` ones already hold every decoder but one
+   * (docs/uploads.md, "Processing"). Uploads come one job at a time, with gaps between them
+   * while the job queue hands out the next: without the hold, later renditions took both
+   * decoders in such a gap and the next upload waited for one of them to finish. Holding is
+   * only ever done beside a running `low` request, whose end dispatches again, so nothing
+   * waits forever; once `high` requests stop, `low` ones use every decoder again.
+   */
   private takeNext(): Job | undefined {
     const urgent = this.queue.findIndex((job) => job.request.priority !== 'low');
-    return this.queue.splice(urgent === -1 ? 0 : urgent, 1)[0];
+    if (urgent !== -1) return this.queue.splice(urgent, 1)[0];
+    const isUrgentRecent = performance.now() - this.lastUrgentAt < this.urgentHoldMs;
+    if (isUrgentRecent && this.slots.length > 1) {
+      if (this.countRunning('low') >= this.slots.length - 1) return undefined;
+    }
+    return this.queue.shift();
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (slot.job) continue;
-      slot.job = this.takeNext()!;
+      const next = this.takeNext();
+      if (!next) return;
+      slot.job = next;
       clearTimeout(slot.idleTimer);
       if (slot.child?.connected && slot.isReady) this.start(slot);
       else if (!slot.child) this.spawn(slot);
