@@ -14,6 +14,27 @@ const limits = {
   maxDurationMs: 60_000,
 };
 
+/** One file of `bytes` asked of `processor`; its name joins `finished` when it is made. */
+function askProcessor(
+  processor: MediaProcessor,
+  file: { bytes: Uint8Array; workDir: string; name: string; finished: string[] },
+  request: Pick<ProcessRequest, 'phase' | 'priority'>,
+): Promise<void> {
+  return processor
+    .process({
+      bytes: file.bytes,
+      limits,
+      outputDir: fs.mkdtempSync(path.join(file.workDir, `${file.name}-`)),
+      isTransparent: false,
+      ffmpegPath: resolveFfmpegPath(),
+      ...request,
+    })
+    .then((result) => {
+      expect(result.ok, file.name).toBe(true);
+      file.finished.push(file.name);
+    });
+}
+
 /**
  * docs/uploads.md, "Processing": the renditions the grid shows (an upload's or an import's
  * `ready` tier, priority `high`) are made before later renditions waiting in the decoder
@@ -37,19 +58,7 @@ describe('the decoder pool’s order', () => {
     const bytes = await makeAnimation({ format: 'gif', frames: 4, width: 64, seed: 7 });
     const finished: string[] = [];
     const ask = (name: string, request: Pick<ProcessRequest, 'phase' | 'priority'>) =>
-      processor
-        .process({
-          bytes,
-          limits,
-          outputDir: fs.mkdtempSync(path.join(workDir, `${name}-`)),
-          isTransparent: false,
-          ffmpegPath: resolveFfmpegPath(),
-          ...request,
-        })
-        .then((result) => {
-          expect(result.ok, name).toBe(true);
-          finished.push(name);
-        });
+      askProcessor(processor, { bytes, workDir, name, finished }, request);
     // As the job queue asks (later-renditions.ts): the first is taken at once, two wait.
     const later = ['later 1', 'later 2', 'later 3'].map((name) =>
       ask(name, { phase: 'later', priority: 'low' }),
@@ -76,20 +85,7 @@ describe('the decoder pool’s room for uploads', () => {
     name: string,
     finished: string[],
     request: Pick<ProcessRequest, 'phase' | 'priority'>,
-  ) =>
-    processor
-      .process({
-        bytes,
-        limits,
-        outputDir: fs.mkdtempSync(path.join(workDir, `${name}-`)),
-        isTransparent: false,
-        ffmpegPath: resolveFfmpegPath(),
-        ...request,
-      })
-      .then((result) => {
-        expect(result.ok, name).toBe(true);
-        finished.push(name);
-      });
+  ) => askProcessor(processor, { bytes, workDir, name, finished }, request);
 
   it('keeps a decoder free for the next upload while uploads keep coming', async () => {
     const processor = new MediaProcessor({ workers: 2, urgentHoldMs: 60_000 });
