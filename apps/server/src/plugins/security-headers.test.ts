@@ -1,8 +1,8 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { buildContentSecurityPolicy } from './security-headers.ts';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import { loadConfig } from '../config/env.ts';

@@ -55,16 +55,20 @@ export const PERMISSIONS_POLICY =
 
 /**
  * What a stored file is answered with instead of the baseline (docs/security.md, "Headers"):
- * opened on its own, it is a sandboxed document that may load nothing and be framed by no one.
- * The page-only headers (the page CSP, Permissions-Policy, COOP, Referrer-Policy and the rest of
- * helmet's) govern documents and what they load, which an image or a video does neither of;
- * sent with each of a grid's files they were about 600 bytes a file, more than many a tile.
+ * opened on its own, it is a sandboxed document that may load nothing and be framed by no one;
+ * embedded, it may be by any site (the files are public and immutable, and apps using /v1 show
+ * them on their own pages). The page-only headers (the page CSP, Permissions-Policy, COOP,
+ * Referrer-Policy and the rest of helmet's) govern documents and what they load, which an image
+ * or a video does neither of; sent with each of a grid's files they were about 600 bytes a
+ * file, more than many a tile.
  */
-export const STORED_FILE_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
-
 function setStoredFileHeaders(reply: FastifyReply, config: AppConfig): void {
-  reply.raw.setHeader('content-security-policy', STORED_FILE_CSP);
+  reply.raw.setHeader(
+    'content-security-policy',
+    "default-src 'none'; frame-ancestors 'none'; sandbox",
+  );
   reply.raw.setHeader('x-content-type-options', 'nosniff');
+  reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
   if (config.isHttps) reply.raw.setHeader('strict-transport-security', HSTS_HEADER);
 }
 

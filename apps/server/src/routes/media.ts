@@ -76,10 +76,7 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
     route.config = { ...route.config, isStoredFile: true };
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    // Embeddable from other sites on purpose: media is public and immutable, and apps using
-    // /v1 with an api_key show it on their own pages. On the raw response, like helmet's.
-    reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
+  app.addHook('onRequest', async (request) => {
     const rawPath = request.url.split('?')[0]!;
     const relative = rawPath.replace(/^\/media\//, '');
     // Our names never need percent-encoding: anything encoded is not one of them.
@@ -154,7 +151,6 @@ function immutableHeaders(filePath: string): Record<string, string> {
   return {
     'content-type': mediaContentTypes[extension] ?? 'application/octet-stream',
     'cache-control': 'public, max-age=31536000, immutable',
-    'x-content-type-options': 'nosniff',
     'access-control-allow-origin': '*',
     'accept-ranges': 'bytes',
   };
