@@ -25,7 +25,7 @@ const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
 try {
   await jobs.start();
   const { sources, missing } = await collectImportSources(paths);
-  const deps = { config: catalog.config, database: catalog.database };
+  const deps = { config: catalog.config, database: catalog.database, media: catalog.media };
   const started = performance.now();
   const results = await importSources(mode === 'ready-first' ? { ...deps, jobs } : deps, sources);
   const seconds = (performance.now() - started) / 1000;

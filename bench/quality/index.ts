@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildDefaultAltText } from '../../apps/server/src/catalog/import/item-naming.ts';
 import { searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
+import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import type { QueryDeps } from '../../apps/server/src/catalog/query/query-caches.ts';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
@@ -166,13 +167,18 @@ export async function runQualityBench(
       DATABASE_URL: server.databaseUrl,
     });
     // The catalog's services, as an app makes them (docs/architecture.md, "Services per app").
+    const store = createMediaStore(config);
     const services = createCatalogServices({
       config,
       database: server.database,
+      media: { store },
       secret: 'sticky-bench-quality-secret-0123456789abcdef',
       log: { info: () => {}, warn: () => {} },
     });
-    closeServices = services.close;
+    closeServices = async () => {
+      await services.close();
+      store.close();
+    };
     const deps = { config, database: server.database, services };
     const timings: number[] = [];
     const misspelt = readTsv(misspeltFile);

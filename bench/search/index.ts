@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
+import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import type { Baseline } from '../lib/baseline.ts';
 import type { LoadResult } from '../lib/load.ts';
@@ -236,13 +237,18 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef',
     });
     // The catalog's services, as an app makes them (docs/architecture.md, "Services per app").
+    const store = createMediaStore(config);
     const services = createCatalogServices({
       config,
       database: server.database,
+      media: { store },
       secret: config.sessionSecret!,
       log: { info: () => {}, warn: () => {} },
     });
-    closeServices = services.close;
+    closeServices = async () => {
+      await services.close();
+      store.close();
+    };
     const deps = { config, database: server.database, services };
     for (const size of options.sizes) {
       const growth = await growServerCatalog(server, size, 'the');

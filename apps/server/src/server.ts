@@ -8,7 +8,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
 import { startRenditionWorker } from './catalog/import/later-renditions.ts';
-import { closeMediaProcessors } from './catalog/import/media-processor.ts';
+import { createMediaServices } from './catalog/import/media-services.ts';
 import { startRelatedListsWorker } from './catalog/import/related-lists-job.ts';
 import type { RelatedListsWorker } from './catalog/import/related-lists-job.ts';
 import { createJobQueue } from './jobs/job-queue.ts';
@@ -16,7 +16,6 @@ import { startStarterCatalogSeed } from './catalog/starter/seed.ts';
 import type { SeedSummary } from './catalog/starter/seed.ts';
 import type { CatalogState } from './services/app-services.ts';
 import { openDatabase } from './services/open-database.ts';
-import { getMediaStore } from './storage/media-store.ts';
 import { startUploadWorker } from './uploads/uploads-service.ts';
 
 export interface RunningServer {
@@ -45,10 +44,17 @@ export function createLogger(config: AppConfig, destination?: pino.DestinationSt
  */
 export async function startServer(config: AppConfig, log: Logger): Promise<RunningServer> {
   const startedAt = Date.now();
+  // One media store and decoder pool for the routes and the job workers: uploads, imports and
+  // later renditions wait in one queue, by priority (docs/uploads.md, "Processing").
+  const media = createMediaServices(config);
   const opened = await openDatabase(config, log, {
+    store: media.store,
     poolSize: 20,
     statementTimeoutMs: config.statementTimeoutMs,
     canReadFromReplica: true,
+  }).catch(async (error: unknown) => {
+    await media.close();
+    throw error;
   });
   const { database, embedded } = opened;
   const stopDatabase = opened.close;
@@ -60,11 +66,18 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   let relatedLists: RelatedListsWorker | undefined;
   try {
     await jobs.start();
-    await startRenditionWorker({ config, database, jobs, log });
-    await startUploadWorker({ config, database, jobs, log });
+    await startRenditionWorker({ config, database, media, jobs, log });
+    await startUploadWorker({ config, database, media, jobs, log });
     relatedLists = await startRelatedListsWorker({ database, jobs, log });
     built = await buildApp(
-      { config, database, catalog, sessionSecret: resolveSessionSecret(config), jobs },
+      {
+        config,
+        database,
+        media,
+        catalog,
+        sessionSecret: resolveSessionSecret(config),
+        jobs,
+      },
       { logger: log },
     );
     await built.listen({ port: config.port, host: config.host });
@@ -72,7 +85,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     relatedLists?.close();
     await built?.close().catch(() => {});
     await jobs.stop().catch(() => {});
-    await closeMediaProcessors();
+    await media.close();
     await stopDatabase();
     throw error;
   }
@@ -104,7 +117,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   log.info({ ms: Date.now() - startedAt }, 'server started');
   // The starter catalog fills in behind the running server, most popular items first.
   const starter = config.seedStarterCatalog
-    ? startStarterCatalogSeed({ config, database, jobs }, log)
+    ? startStarterCatalogSeed({ config, database, media, jobs }, log)
     : undefined;
   void starter?.done.then((summary) => {
     catalog.starter = summary && summary.status !== 'stopped' ? 'ready' : 'failed';
@@ -121,9 +134,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       relatedLists?.close();
       // Running jobs get a moment to finish; one cut short is retried by the next start.
       await jobs.stop({ timeoutMs: 15_000 });
-      await closeMediaProcessors();
       await app.close();
-      getMediaStore(config).close();
+      await media.close();
       await stopDatabase();
     },
   };

@@ -55,6 +55,7 @@ describe('personal API tokens and the allow-list', () => {
     restarted = await buildApp({
       config: { ...testApp.config, allowedEmails: ['keeper@example.com'] },
       database: testApp.database,
+      media: testApp.media,
       sessionSecret: testApp.config.sessionSecret!,
     });
     const refused = await me(restarted, leaverToken);

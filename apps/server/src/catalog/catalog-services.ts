@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AppConfig } from '../config/env.ts';
+import type { Media } from './import/media-services.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { startCatalogMaintenance } from './maintenance.ts';
 import type { CatalogMaintenance, MaintenanceLogger } from './maintenance.ts';
@@ -24,6 +25,8 @@ export interface CatalogServices extends QueryCaches {
 export interface CatalogServicesOptions {
   config: AppConfig;
   database: DatabaseHandle;
+  /** Where the files of purged renderings are removed from (media-services.ts). */
+  media: Pick<Media, 'store'>;
   /** The app's secret; the digests' key is derived from it, never the secret itself. */
   secret: string;
   log: MaintenanceLogger;
@@ -41,7 +44,7 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
   // busy without starving everything else.
   const textRenderer = createTextRenderer({ concurrency: config.importLimits.workers + 1 });
   const maintenance = startCatalogMaintenance(
-    { config, database },
+    { config, database, media: options.media },
     { textRenderKeepDays: config.textRendering.keepDays, log: options.log },
   );
   const { close: closeCaches, ...queryCaches } = caches;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { pruneSearchActivity } from './activity/search-queries.ts';
-import type { CatalogDeps } from './query/items.ts';
 import { purgeStaleRenderings } from './text/purge-renderings.ts';
+import type { PurgeDeps } from './text/purge-renderings.ts';
 
 export interface MaintenanceLogger {
   info: (object: object, message?: string) => void;
@@ -29,7 +29,7 @@ const MAINTENANCE_LOCK_KEY = 0x5717c4;
 
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
-  deps: CatalogDeps,
+  deps: PurgeDeps,
   options: { textRenderKeepDays: number },
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
@@ -74,7 +74,7 @@ async function runMaintenance(
  * server on the database may run it; an advisory lock lets one at a time do the work.
  */
 export function startCatalogMaintenance(
-  deps: CatalogDeps,
+  deps: PurgeDeps,
   options: {
     textRenderKeepDays: number;
     log: MaintenanceLogger;

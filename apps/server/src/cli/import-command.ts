@@ -143,7 +143,7 @@ async function run(args: string[]): Promise<number> {
   // (docs/catalog.md, "Jobs"), made below before we exit, or by the server if interrupted.
   const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
-    const { config, database } = catalog;
+    const { config, database, media } = catalog;
     await jobs.start();
     const [job] = await database.db.insert(importJobs).values({}).returning({ id: importJobs.id });
     const bar = new cliProgress.SingleBar(
@@ -157,7 +157,7 @@ async function run(args: string[]): Promise<number> {
     );
     bar.start(collected.sources.length, 0, { file: '' });
     const started = Date.now();
-    const results = await importSources({ config, database, jobs }, collected.sources, {
+    const results = await importSources({ config, database, media, jobs }, collected.sources, {
       onResult: (result) => bar.increment({ file: path.basename(result.file) }),
     });
     bar.stop();
@@ -189,7 +189,7 @@ async function run(args: string[]): Promise<number> {
     );
     let total = 0;
     await makeRemainingRenditions(
-      { config, database, jobs, log: catalog.log },
+      { config, database, media, jobs, log: catalog.log },
       {
         onProgress: (left) => {
           if (left > total) {

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
+import { createMediaServices } from '../catalog/import/media-services.ts';
+import type { MediaServices } from '../catalog/import/media-services.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -11,6 +12,8 @@ import { CliError } from './cli-command.ts';
 export interface OpenCatalog {
   config: AppConfig;
   database: DatabaseHandle;
+  /** The command's media store and decoders, closed with it. */
+  media: MediaServices;
   log: Logger;
   close: () => Promise<void>;
 }
@@ -29,12 +32,18 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
   }
   // Only problems reach the terminal: the progress bar owns it.
   const log = pino({ level: 'warn', base: { service: 'sticky-cli' } }, pino.destination(2));
+  const media = createMediaServices(config);
   let opened;
   try {
     // No statement_timeout: a bulk import's statements may take as long as they need.
     // Beside a running server, the import works on that server's database (docs/uploads.md).
-    opened = await openDatabase(config, log, { poolSize: 10, canJoinRunningServer: true });
+    opened = await openDatabase(config, log, {
+      store: media.store,
+      poolSize: 10,
+      canJoinRunningServer: true,
+    });
   } catch (error) {
+    await media.close();
     if (error instanceof DataDirBusyError) {
       throw new CliError(
         `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir} and holds its database, but its PostgreSQL could not be reached.\n` +
@@ -47,8 +56,8 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
   }
   const { database } = opened;
   const close = async () => {
-    await closeMediaProcessors();
+    await media.close();
     await opened.close();
   };
-  return { config, database, log, close };
+  return { config, database, media, log, close };
 }

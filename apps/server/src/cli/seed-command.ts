@@ -52,7 +52,7 @@ async function run(args: string[]): Promise<number> {
     );
     let isBarStarted = false;
     const summary = await seedStarterCatalog(
-      { config: catalog.config, database: catalog.database, jobs },
+      { config: catalog.config, database: catalog.database, media: catalog.media, jobs },
       {
         isForced: values.force,
         onProgress: (done, total) => {
@@ -67,6 +67,7 @@ async function run(args: string[]): Promise<number> {
     await makeRemainingRenditions({
       config: catalog.config,
       database: catalog.database,
+      media: catalog.media,
       jobs,
       log: catalog.log,
     });

@@ -10,7 +10,7 @@ import {
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import { isContentAddressedPath } from '../catalog/media-paths.ts';
-import { getMediaStore } from '../storage/media-store.ts';
+import type { Media } from '../catalog/import/media-services.ts';
 import type { VersionWatch } from '../catalog/query/catalog-versions.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -22,6 +22,8 @@ import type { ItemDetailsRow } from './item-details.ts';
 export interface OwnedItemsDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  /** Where a deleted item's files are removed from (media-services.ts). */
+  media: Pick<Media, 'store'>;
   /** The app's catalog caches: told of a change at once, so the editor sees it (read your writes). */
   services?: { versions: Pick<VersionWatch, 'noteCommittedChange'> };
 }
@@ -202,5 +204,5 @@ export async function deleteOwnedItem(
     return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
   });
   deps.services?.versions.noteCommittedChange();
-  await removeUnreferencedFiles(deps.database, getMediaStore(deps.config), paths);
+  await removeUnreferencedFiles(deps.database, deps.media.store, paths);
 }

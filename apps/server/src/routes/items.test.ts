@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CreateTokenResponse, OwnedItemResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { TestBrowser } from '../test-support/browser.ts';
@@ -42,7 +41,6 @@ describe('/api/items and /api/tokens', () => {
   });
   afterAll(async () => {
     await testApp?.close();
-    await closeMediaProcessors();
   });
 
   /** Uploads one new GIF as the owner and answers its item id once it is ready. */
@@ -434,7 +432,6 @@ describe('admins by a group in the ID token, under a claim named by OIDC_GROUPS_
     await testApp?.close();
     await listening?.close();
     await issuer?.close();
-    await closeMediaProcessors();
   });
 
   it('makes the person an admin, who may then hide and edit anyone’s upload', async () => {

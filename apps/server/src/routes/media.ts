@@ -11,7 +11,6 @@ import {
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import { canSeeHiddenFile, createHiddenMedia } from '../items/hidden-media.ts';
 import { AppError } from '../lib/app-error.ts';
-import { getMediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import { apiErrorResponses, sendApiError } from '../plugins/error-handler.ts';
 
@@ -62,7 +61,7 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
   const { config, database } = app.deps;
   const { mediaDir } = config;
   fs.mkdirSync(mediaDir, { recursive: true });
-  const store = getMediaStore(config);
+  const { store } = app.deps.media;
   // This app's: kept under its catalog version, so a request costs no query while nothing
   // changes (docs/catalog.md, "Caches and versions").
   const hiddenMedia = createHiddenMedia(app.deps);

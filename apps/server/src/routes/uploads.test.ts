@@ -4,7 +4,6 @@ import type { CreateUploadsResponse, UploadLimitsResponse } from '@sticky/contra
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FILES_LOCK } from '../catalog/import/media-files.ts';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { listFilesUnder } from '../test-support/files.ts';
@@ -39,7 +38,6 @@ describe('POST /api/uploads', () => {
   });
   afterAll(async () => {
     await testApp?.close();
-    await closeMediaProcessors();
   });
 
   it('takes three files, makes them items in the background, and /v1 finds them', async () => {

@@ -4,6 +4,7 @@ import type { CatalogServices } from '../catalog/catalog-services.ts';
 import type { MaintenanceLogger } from '../catalog/maintenance.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { MediaServices } from '../catalog/import/media-services.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 
 /** What /readyz says about the starter catalog (seeded behind the running server). */
@@ -15,6 +16,11 @@ export interface CatalogState {
 export interface AppDepsInput {
   config: AppConfig;
   database: DatabaseHandle;
+  /**
+   * Media files and the decoder processes: made and closed by the caller, which shares them with
+   * its job workers (catalog/import/media-services.ts).
+   */
+  media: MediaServices;
   catalog?: CatalogState;
   /** Signs short-lived cookies (the sign-in flow); never the session token itself. */
   sessionSecret: string;
@@ -44,6 +50,7 @@ export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): 
   const services = createCatalogServices({
     config: input.config,
     database: input.database,
+    media: input.media,
     secret: input.sessionSecret,
     log,
   });

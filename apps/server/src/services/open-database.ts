@@ -13,7 +13,7 @@ import {
 } from '../db/embedded.ts';
 import type { EmbeddedDatabase } from '../db/embedded.ts';
 import { migrateDatabase } from '../db/migrate.ts';
-import { getMediaStore } from '../storage/media-store.ts';
+import type { MediaStore } from '../storage/media-store.ts';
 
 export interface OpenDatabase {
   database: DatabaseHandle;
@@ -37,6 +37,8 @@ export async function openDatabase(
   config: AppConfig,
   log: Logger,
   options: {
+    /** The caller's media store: checked, and cleaned of what a dead import left. */
+    store: MediaStore;
     poolSize: number;
     statementTimeoutMs?: number;
     /**
@@ -94,7 +96,7 @@ export async function openDatabase(
     // So does a read replica that does not answer or replicates another server (read-replica.ts).
     await database.replica?.check();
     // A bucket that cannot be used stops the start with one line saying why (media-store.ts).
-    const store = getMediaStore(config);
+    const { store } = options;
     await store.check();
     await migrateDatabase(database);
     const cleanup = await cleanupIncompleteImports({ config, database, store });

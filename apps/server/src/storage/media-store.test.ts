@@ -21,7 +21,7 @@ import {
   startBucketApp,
   waitForUploads,
 } from '../test-support/uploads.ts';
-import { createLocalMediaStore, createS3MediaStore } from './media-store.ts';
+import { createLocalMediaStore, createMediaStore, createS3MediaStore } from './media-store.ts';
 import type { MediaStore } from './media-store.ts';
 
 const apiKey = 'storage-test-key-0123456789abcdefghijk';
@@ -206,12 +206,21 @@ describe('STORAGE=s3', () => {
   it('stops the start with one line that says what is wrong with the bucket', async () => {
     const log = pino({ level: 'silent' });
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-s3-check-'));
-    const attempt = (env: Record<string, string>) =>
-      openDatabase(
-        loadConfig({ ...s3.env, DATA_DIR: dataDir, DATABASE_URL: testApp.database.url, ...env }),
-        log,
-        { poolSize: 1 },
-      );
+    const attempt = async (env: Record<string, string>) => {
+      const config = loadConfig({
+        ...s3.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: testApp.database.url,
+        ...env,
+      });
+      // As server.ts opens it: with the store its configuration makes.
+      const store = createMediaStore(config);
+      try {
+        return await openDatabase(config, log, { store, poolSize: 1 });
+      } finally {
+        store.close();
+      }
+    };
     try {
       await expect(attempt({ S3_BUCKET: 'no-such-bucket' })).rejects.toThrow(
         `S3 bucket "no-such-bucket" at ${s3.endpoint} cannot be used: the bucket does not exist`,

@@ -280,18 +280,3 @@ export function createMediaStore(config: Pick<AppConfig, 'storage' | 'mediaDir'>
     ? createS3MediaStore(config.storage)
     : createLocalMediaStore(config.mediaDir);
 }
-
-const stores = new WeakMap<object, MediaStore>();
-
-/**
- * The media store of a configuration, made once per config: the server, its jobs and the CLI
- * each load their own config, so each has its own store (and S3 client).
- */
-export function getMediaStore(config: Pick<AppConfig, 'storage' | 'mediaDir'>): MediaStore {
-  let store = stores.get(config);
-  if (!store) {
-    store = createMediaStore(config);
-    stores.set(config, store);
-  }
-  return store;
-}

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { buildApp } from '../app.ts';
 import type { App, BuildAppOptions } from '../app.ts';
 import { startRenditionWorker } from '../catalog/import/later-renditions.ts';
+import { createMediaServices } from '../catalog/import/media-services.ts';
+import type { MediaServices } from '../catalog/import/media-services.ts';
 import { startRelatedListsWorker } from '../catalog/import/related-lists-job.ts';
 import { loadConfig } from '../config/env.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
@@ -17,6 +19,8 @@ export interface TestApp {
   app: App;
   config: AppConfig;
   database: TestDatabase;
+  /** The app's media store and decoders, shared with its job workers. */
+  media: MediaServices;
   dataDir: string;
   close: () => Promise<void>;
 }
@@ -73,26 +77,29 @@ export async function createTestApp(
   }
   fs.mkdirSync(config.mediaDir, { recursive: true });
   const database = await createTestDatabase();
+  const media = createMediaServices(config);
   const jobs = hasJobs ? createJobQueue({ database }) : undefined;
   if (jobs) {
     await jobs.start();
-    await startRenditionWorker({ config, database, jobs });
-    await startUploadWorker({ config, database, jobs });
+    await startRenditionWorker({ config, database, media, jobs });
+    await startUploadWorker({ config, database, media, jobs });
   }
   const relatedLists = jobs ? await startRelatedListsWorker({ database, jobs }) : undefined;
   const app = await buildApp(
-    { config, database, sessionSecret: config.sessionSecret!, jobs },
+    { config, database, media, sessionSecret: config.sessionSecret!, jobs },
     appOptions,
   );
   return {
     app,
     config,
     database,
+    media,
     dataDir,
     close: async () => {
       relatedLists?.close();
       await jobs?.stop({ timeoutMs: 5_000 });
       await app.close();
+      await media.close();
       await database.destroy();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,5 +1,4 @@
 import type { ListUploadsResponse, Upload } from '@sticky/contracts';
-import { closeMediaProcessors } from '../catalog/import/media-processor.ts';
 import { createTestApp } from './app.ts';
 import type { TestApp } from './app.ts';
 import { makeAnimation as makeMediaAnimation } from './media.ts';
@@ -130,7 +129,6 @@ export async function startBucketApp(env: Record<string, string> = {}): Promise<
     close: async () => {
       await testApp.close();
       await s3.close();
-      await closeMediaProcessors();
     },
   };
 }

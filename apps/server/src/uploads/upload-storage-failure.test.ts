@@ -1,6 +1,5 @@
 import type { CreateUploadsResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getMediaStore } from '../storage/media-store.ts';
 import { readChangedVersions } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import type { TestS3 } from '../test-support/s3.ts';
@@ -46,9 +45,9 @@ describe('a storage failure in the middle of an upload', () => {
     ).rows;
 
   it('keeps the item invisible, retries the job, and then stores every file', async () => {
-    // The app's own store (one per config): its second write of the first attempt fails, as a
+    // The app's own store (test-support/app.ts): its second write of the first attempt fails, as a
     // bucket that drops a connection would; the retry waits until the test has looked.
-    const store = getMediaStore(testApp.config);
+    const store = testApp.media.store;
     const put = store.put.bind(store);
     const storedBeforeFailure: string[] = [];
     let hasFailed = false;

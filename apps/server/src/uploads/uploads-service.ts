@@ -20,6 +20,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Job } from 'pg-boss';
 import { importMedia } from '../catalog/import/import-media.ts';
 import type { ImportDeps, ItemMetadata } from '../catalog/import/import-media.ts';
+import type { Media } from '../catalog/import/media-services.ts';
 import type { Rating } from '../catalog/import/item-naming.ts';
 import { stripMetadata } from '../catalog/import/strip-metadata.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
@@ -45,6 +46,8 @@ const RETRY_LIMIT = 3;
 export interface UploadsDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  /** Where uploads become files, and the decoders (media-services.ts). */
+  media: Media;
   jobs?: JobQueue;
 }
 
@@ -380,7 +383,12 @@ export async function processUpload(
     ...(sent.category ? { categories: [sent.category] } : {}),
     ...(row.userId ? { ownerId: row.userId } : {}),
   };
-  const importDeps: ImportDeps = { config: deps.config, database, jobs: deps.jobs };
+  const importDeps: ImportDeps = {
+    config: deps.config,
+    database,
+    media: deps.media,
+    jobs: deps.jobs,
+  };
   try {
     const outcome = await importMedia(importDeps, {
       bytes: row.bytes,

@@ -7,7 +7,7 @@ import type { TestApp } from '../../test-support/app.ts';
 import { summarizeMp4 } from '../../test-support/media.ts';
 import { describeWithSharedData, sharedPath } from '../../test-support/shared-data.ts';
 import { importMedia } from './import-media.ts';
-import { closeMediaProcessors, MediaProcessor } from './media-processor.ts';
+import { MediaProcessor } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
 
 const badDir = sharedPath('data', 'bad-gifs');
@@ -55,7 +55,6 @@ describeWithSharedData('importing ../shared/data/bad-gifs', ['data/bad-gifs/mani
     testApp = await createTestApp();
   });
   afterAll(async () => {
-    await closeMediaProcessors();
     await testApp?.close();
   });
 
@@ -68,7 +67,7 @@ describeWithSharedData('importing ../shared/data/bad-gifs', ['data/bad-gifs/mani
 
   it.each(Object.entries(expected))('%s', async (file, outcome) => {
     const result = await importMedia(
-      { config: testApp.config, database: testApp.database },
+      { config: testApp.config, database: testApp.database, media: testApp.media },
       {
         bytes: fs.readFileSync(path.join(badDir, file)),
         fileName: file,
@@ -132,7 +131,11 @@ describeWithSharedData('importing ../shared/data/bad-gifs', ['data/bad-gifs/mani
     });
     try {
       const outcome = await importMedia(
-        { config: testApp.config, database: testApp.database },
+        {
+          config: testApp.config,
+          database: testApp.database,
+          media: { store: testApp.media.store, processor },
+        },
         {
           // Another background colour index: the same animation, not a duplicate of the one
           // above (bytes after the trailer would be cleaned away, strip-metadata.ts).
@@ -142,7 +145,6 @@ describeWithSharedData('importing ../shared/data/bad-gifs', ['data/bad-gifs/mani
           fileName: 'slow.gif',
           metadata: { title: 'Slow', tags: [], type: 'gif' },
         },
-        { processor },
       );
       expect(outcome.status).toBe('rejected');
       if (outcome.status === 'rejected') {

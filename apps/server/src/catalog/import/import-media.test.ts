@@ -17,7 +17,6 @@ import { collectImportSources, importSources } from './import-folder.ts';
 import type { ImportResult } from './import-folder.ts';
 import { importMedia } from './import-media.ts';
 import { makeLaterRenditions } from './later-renditions.ts';
-import { closeMediaProcessors } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
 
 const gifsDir = sharedPath('data', 'gifs');
@@ -114,14 +113,13 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
     const { sources } = await collectImportSources([gifsDir]);
     // As the CLI does: every item stored once its tiles exist, the rest queued as jobs.
     results = await importSources(
-      { config: testApp.config, database: testApp.database, jobs },
+      { config: testApp.config, database: testApp.database, media: testApp.media, jobs },
       sources,
     );
     await loadRows();
   }, 1_200_000);
   afterAll(async () => {
     await jobs?.stop();
-    await closeMediaProcessors();
     await testApp?.close();
   });
 
@@ -324,7 +322,7 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
     for (const file of picks) {
       const entry = manifest.find((candidate) => candidate.file === file)!;
       const outcome = await makeLaterRenditions(
-        { config: testApp.config, database: testApp.database },
+        { config: testApp.config, database: testApp.database, media: testApp.media },
         itemOf(entry).id,
       );
       expect(outcome, file).toMatchObject({ status: 'made' });
@@ -348,7 +346,7 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
     const entry = manifest[0]!;
     const bytes = fs.readFileSync(path.join(gifsDir, entry.file));
     const outcome = await importMedia(
-      { config: testApp.config, database: testApp.database },
+      { config: testApp.config, database: testApp.database, media: testApp.media },
       { bytes, fileName: 'renamed-copy.gif', metadata: { title: 'Copy', tags: [], type: 'gif' } },
     );
     expect(outcome).toEqual({ status: 'duplicate', itemId: itemOf(entry).id });

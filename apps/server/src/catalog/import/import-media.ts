@@ -23,11 +23,9 @@ import {
   removeUnreferencedFiles,
   toRenditionRows,
 } from './media-files.ts';
-import { getMediaProcessor } from './media-processor.ts';
-import type { MediaProcessor } from './media-processor.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
+import type { Media } from './media-services.ts';
 import type { RenderPhase } from './rendition-plan.ts';
-import { getMediaStore } from '../../storage/media-store.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
 import type { Transaction } from './transaction.ts';
@@ -76,6 +74,8 @@ export type ImportOutcome =
 export interface ImportDeps {
   config: AppConfig;
   database: DatabaseHandle;
+  /** Where the files go, and the decoders that make them (media-services.ts). */
+  media: Media;
   /**
    * The app's job queue: with it, an item is stored as soon as what the grid and the item page
    * show exists, and the rest is made by a job (later-renditions.ts). Without it, everything
@@ -97,8 +97,6 @@ export interface ImportOptions {
    * id for content-addressed text renderings. An item with that id already there is a duplicate.
    */
   itemId?: string;
-  /** The pool of decoder processes; default: one per process, IMPORT_WORKERS wide. */
-  processor?: MediaProcessor;
   /**
    * Which renditions to make before the item is stored: default `ready` with a job queue (the
    * rest follows as a job), `all` without one. `all` with a queue makes everything up front.
@@ -202,7 +200,7 @@ export async function importMedia(
   input: ImportInput,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
-  const { config, database } = deps;
+  const { config, database, media } = deps;
   const { metadata } = input;
   const problem = validateMetadata(metadata);
   if (problem) return { status: 'rejected', reason: problem };
@@ -236,12 +234,11 @@ export async function importMedia(
     if (byId) return { status: 'duplicate', itemId: byId.id };
   }
 
-  const processor = options.processor ?? getMediaProcessor(limits.workers);
   const phase = options.phase ?? (deps.jobs ? 'ready' : 'all');
   const stagingDir = await createStagingDir(config.mediaDir);
   let created: string[] = [];
   try {
-    const result = await processor.process({
+    const result = await media.processor.process({
       bytes,
       limits,
       outputDir: stagingDir,
@@ -267,12 +264,10 @@ export async function importMedia(
 
     await withTransaction(database, async ({ tx, executor }) => {
       await tx.execute(lockMediaFilesShared);
-      const placement = await placeFiles(getMediaStore(config), result.files).catch(
-        (error: unknown) => {
-          created = (error as { createdPaths?: string[] }).createdPaths ?? [];
-          throw error;
-        },
-      );
+      const placement = await placeFiles(media.store, result.files).catch((error: unknown) => {
+        created = (error as { createdPaths?: string[] }).createdPaths ?? [];
+        throw error;
+      });
       created = placement.created;
       const creatorId = metadata.creator ? await upsertCreator(tx, metadata.creator) : null;
       await tx.insert(items).values({
@@ -326,7 +321,7 @@ export async function importMedia(
     }
     throw error;
   } finally {
-    await removeUnreferencedFiles(database, getMediaStore(config), created).catch(() => {});
+    await removeUnreferencedFiles(database, media.store, created).catch(() => {});
     await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }

@@ -19,9 +19,7 @@ import {
   makeRemainingRenditions,
   RENDITIONS_QUEUE,
 } from './later-renditions.ts';
-import { getMediaStore } from '../../storage/media-store.ts';
 import { cleanupIncompleteImports } from './media-files.ts';
-import { closeMediaProcessors } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
 
 /** Every file under the media folder, relative to it. */
@@ -56,7 +54,7 @@ const API_KEY = 'import-safety-test-key-0123456789abcdef';
 
 describe('importMedia', () => {
   let testApp: TestApp;
-  let deps: { config: TestApp['config']; database: TestApp['database'] };
+  let deps: { config: TestApp['config']; database: TestApp['database']; media: TestApp['media'] };
 
   beforeAll(async () => {
     testApp = await createTestApp({
@@ -66,10 +64,9 @@ describe('importMedia', () => {
       IMPORT_MAX_PIXELS: String(1024 * 1024),
       STICKY_API_KEYS: API_KEY,
     });
-    deps = { config: testApp.config, database: testApp.database };
+    deps = { config: testApp.config, database: testApp.database, media: testApp.media };
   });
   afterAll(async () => {
-    await closeMediaProcessors();
     await testApp.close();
   });
 
@@ -433,7 +430,7 @@ describe('importMedia', () => {
     const client = await testApp.database.pool.connect();
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock_shared(726518)');
-    const busy = await cleanupIncompleteImports({ ...deps, store: getMediaStore(deps.config) });
+    const busy = await cleanupIncompleteImports({ ...deps, store: deps.media.store });
     await client.query('COMMIT');
     client.release();
     expect(busy).toMatchObject({ orphansRemoved: 0, isOrphanSweepDone: false });
@@ -441,7 +438,7 @@ describe('importMedia', () => {
     expect(fs.existsSync(crashed)).toBe(false);
     expect(fs.existsSync(path.join(mediaDir, orphan))).toBe(true);
 
-    const summary = await cleanupIncompleteImports({ ...deps, store: getMediaStore(deps.config) });
+    const summary = await cleanupIncompleteImports({ ...deps, store: deps.media.store });
     expect(summary).toMatchObject({ orphansRemoved: 1, isOrphanSweepDone: true });
     expect(fs.existsSync(live)).toBe(true);
     expect(fs.existsSync(path.join(mediaDir, orphan))).toBe(false);
@@ -456,17 +453,21 @@ describe('importMedia', () => {
 describe('importMedia with the job queue', () => {
   let testApp: TestApp;
   let jobs: JobQueue;
-  let deps: { config: TestApp['config']; database: TestApp['database']; jobs: JobQueue };
+  let deps: {
+    config: TestApp['config'];
+    database: TestApp['database'];
+    media: TestApp['media'];
+    jobs: JobQueue;
+  };
 
   beforeAll(async () => {
     testApp = await createTestApp({ STICKY_API_KEYS: API_KEY });
     jobs = createJobQueue({ database: testApp.database });
     await jobs.start();
-    deps = { config: testApp.config, database: testApp.database, jobs };
+    deps = { config: testApp.config, database: testApp.database, media: testApp.media, jobs };
   });
   afterAll(async () => {
     await jobs?.stop();
-    await closeMediaProcessors();
     await testApp?.close();
   });
 
@@ -575,7 +576,7 @@ describe('importMedia with the job queue', () => {
   // the worker the first test started cannot race them: they run the job's work themselves.
   const storeReadyOnly = async (bytes: Buffer, overrides: Partial<ItemMetadata> = {}) => {
     const outcome = await importMedia(
-      { config: testApp.config, database: testApp.database },
+      { config: testApp.config, database: testApp.database, media: testApp.media },
       { bytes, fileName: 'ready.gif', metadata: metadata(overrides) },
       { phase: 'ready' },
     );

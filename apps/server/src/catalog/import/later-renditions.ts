@@ -4,7 +4,6 @@ import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
 import type { JobLogger, JobQueue, SqlExecutor } from '../../jobs/job-queue.ts';
-import { getMediaStore } from '../../storage/media-store.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   createStagingDir,
@@ -13,8 +12,7 @@ import {
   removeUnreferencedFiles,
   toRenditionRows,
 } from './media-files.ts';
-import { getMediaProcessor } from './media-processor.ts';
-import type { MediaProcessor } from './media-processor.ts';
+import type { Media } from './media-services.ts';
 import { withTransaction } from './transaction.ts';
 
 /** The queue of items whose `later` renditions (rendition-plan.ts) are still to be made. */
@@ -27,8 +25,8 @@ export interface RenditionJob {
 export interface LaterRenditionsDeps {
   config: AppConfig;
   database: DatabaseHandle;
-  /** Default: the process's shared pool, IMPORT_WORKERS wide. */
-  processor?: MediaProcessor;
+  /** Where the original is read and the renditions go, and the decoders (media-services.ts). */
+  media: Media;
 }
 
 async function createRenditionsQueue(jobs: JobQueue): Promise<void> {
@@ -69,7 +67,7 @@ export async function makeLaterRenditions(
   deps: LaterRenditionsDeps,
   itemId: string,
 ): Promise<LaterRenditionsOutcome> {
-  const { config, database } = deps;
+  const { config, database, media } = deps;
   const [item] = await database.db
     .select({ type: items.type, originalFormat: items.originalFormat })
     .from(items)
@@ -88,15 +86,14 @@ export async function makeLaterRenditions(
     )
     .limit(1);
   if (!source) return { status: 'gone' };
-  const bytes = await getMediaStore(config).read(source.path);
+  const bytes = await media.store.read(source.path);
   // Deleted with its item between the query and now.
   if (!bytes) return { status: 'gone' };
 
-  const processor = deps.processor ?? getMediaProcessor(config.importLimits.workers);
   const stagingDir = await createStagingDir(config.mediaDir);
   let created: string[] = [];
   try {
-    const result = await processor.process({
+    const result = await media.processor.process({
       bytes,
       limits: config.importLimits,
       outputDir: stagingDir,
@@ -115,12 +112,10 @@ export async function makeLaterRenditions(
         .where(eq(items.id, itemId))
         .for('share');
       if (!row) return false;
-      const placement = await placeFiles(getMediaStore(config), result.files).catch(
-        (error: unknown) => {
-          created = (error as { createdPaths?: string[] }).createdPaths ?? [];
-          throw error;
-        },
-      );
+      const placement = await placeFiles(media.store, result.files).catch((error: unknown) => {
+        created = (error as { createdPaths?: string[] }).createdPaths ?? [];
+        throw error;
+      });
       created = placement.created;
       if (placement.files.length > 0) {
         await tx
@@ -136,7 +131,7 @@ export async function makeLaterRenditions(
     return { status: 'made', renditions: made };
   } finally {
     // Files of ours that no committed row refers to (a rollback, a rendition already there).
-    await removeUnreferencedFiles(database, getMediaStore(config), created).catch(() => {});
+    await removeUnreferencedFiles(database, media.store, created).catch(() => {});
     await fsp.rm(stagingDir, { recursive: true, force: true });
   }
 }

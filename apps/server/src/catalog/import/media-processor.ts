@@ -490,22 +490,3 @@ export class MediaProcessor {
     });
   }
 }
-
-const shared = new Map<number, MediaProcessor>();
-
-/** One processor per worker count, shared by every import in this process. */
-export function getMediaProcessor(workers: number): MediaProcessor {
-  let processor = shared.get(workers);
-  if (!processor) {
-    processor = new MediaProcessor({ workers });
-    shared.set(workers, processor);
-  }
-  return processor;
-}
-
-/** Stops the shared processors' children (tests and shutdown). */
-export async function closeMediaProcessors(): Promise<void> {
-  const all = [...shared.values()];
-  shared.clear();
-  await Promise.all(all.map((processor) => processor.close()));
-}

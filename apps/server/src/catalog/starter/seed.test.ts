@@ -6,7 +6,6 @@ import { categories, creators, items, starterCatalogSeeds } from '../../db/schem
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
-import { closeMediaProcessors } from '../import/media-processor.ts';
 import { starterCategories } from './categories.ts';
 import { buildStarterPlan, STARTER_CATALOG_VERSION, starterSizes } from './plan.ts';
 import type { StarterItem } from './plan.ts';
@@ -107,7 +106,7 @@ describe('seeding the starter catalog', () => {
   let few: StarterItem[];
   let seeded: SeedSummary;
 
-  const deps = () => ({ config: testApp.config, database: testApp.database });
+  const deps = () => ({ config: testApp.config, database: testApp.database, media: testApp.media });
   const count = async () =>
     Number(
       (await testApp.database.db.execute<{ n: string }>(sql`SELECT count(*) AS n FROM items`))
@@ -125,7 +124,6 @@ describe('seeding the starter catalog', () => {
     seeded = await seedStarterCatalog(deps(), { plan: few });
   }, 180_000);
   afterAll(async () => {
-    await closeMediaProcessors();
     await testApp.close();
   });
 

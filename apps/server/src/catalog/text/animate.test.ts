@@ -8,7 +8,6 @@ import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
-import { closeMediaProcessors } from '../import/media-processor.ts';
 import { contentAddressedPath, resolveMediaPath } from '../media-paths.ts';
 import { animatedTextItemId, chargeRenderQuota } from './animate.ts';
 import { textStyleIds } from './styles.ts';
@@ -22,7 +21,6 @@ describe('animated text limits', () => {
   let testApp: TestApp | undefined;
 
   afterEach(async () => {
-    await closeMediaProcessors();
     await testApp?.close();
     testApp = undefined;
   });

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { getMediaStore } from '../../storage/media-store.ts';
 import { removeUnreferencedFiles } from '../import/media-files.ts';
+import type { Media } from '../import/media-services.ts';
 import type { CatalogDeps } from '../query/items.ts';
+
+export interface PurgeDeps extends CatalogDeps {
+  media: Pick<Media, 'store'>;
+}
 
 /**
  * Renderings of animated text that nobody favorited go once they are older than
@@ -9,7 +13,7 @@ import type { CatalogDeps } from '../query/items.ts';
  * phrase again draws it again. In batches, oldest first (docs/catalog.md, "Animated text").
  */
 export async function purgeStaleRenderings(
-  deps: CatalogDeps,
+  deps: PurgeDeps,
   options: { keepDays: number; batchSize?: number },
 ): Promise<{ items: number; files: number }> {
   const batchSize = options.batchSize ?? 500;
@@ -34,7 +38,7 @@ export async function purgeStaleRenderings(
     const row = result.rows[0];
     const deleted = Number(row?.items ?? 0);
     const paths = row?.paths ?? [];
-    await removeUnreferencedFiles(deps.database, getMediaStore(deps.config), paths);
+    await removeUnreferencedFiles(deps.database, deps.media.store, paths);
     items += deleted;
     files += paths.length;
     if (deleted < batchSize) return { items, files };

@@ -5,7 +5,6 @@ import { giphyItemSchema, renditionNames } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMedia } from '../../catalog/import/import-media.ts';
 import { makeLaterRenditions } from '../../catalog/import/later-renditions.ts';
-import { closeMediaProcessors } from '../../catalog/import/media-processor.ts';
 import { createTestApp, readChangedVersions } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import {
@@ -78,7 +77,6 @@ describe('GIPHY SDK contract', () => {
     gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
   });
   afterAll(async () => {
-    await closeMediaProcessors();
     await testApp.close();
   });
 
@@ -331,7 +329,7 @@ describe('GIPHY SDK contract', () => {
 
       // A real sticker, made as an upload is: first what the grid and the item page show.
       const imported = await importMedia(
-        { config: testApp.config, database: testApp.database },
+        { config: testApp.config, database: testApp.database, media: testApp.media },
         {
           bytes: await makeAnimation({ frames: 8, width: 120, isTransparent: true, seed: 5 }),
           fileName: 'waving.gif',
@@ -373,7 +371,7 @@ describe('GIPHY SDK contract', () => {
       // Once every rendition is made, each slot GIPHY's stickers have carries their fields.
       expect(
         await makeLaterRenditions(
-          { config: testApp.config, database: testApp.database },
+          { config: testApp.config, database: testApp.database, media: testApp.media },
           stickerId,
         ),
       ).toMatchObject({ status: 'made' });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { giphyItemSchema, listEnvelopeSchema } from '@sticky/contracts';
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMediaProcessors } from '../../catalog/import/media-processor.ts';
 import { textStyleIds } from '../../catalog/text/styles.ts';
 import { renditions } from '../../db/schema.ts';
 import { createTestApp } from '../../test-support/app.ts';
@@ -35,7 +34,6 @@ describe('/v1/text/animate and the Text tab search', () => {
     );
   }, 60_000);
   afterAll(async () => {
-    await closeMediaProcessors();
     await testApp.close();
   });
 
