@@ -73,7 +73,35 @@ const writeMessage =
 /** Raw SQL that changes rows or the schema. */
 const writingSql = '/\\b(INSERT|UPDATE|DELETE|TRUNCATE|MERGE|ALTER|CREATE|DROP|GRANT|COPY)\\b/i';
 
+const moduleStateMessage =
+  'No module-level state (docs/architecture.md, "Services per app"): make it in a service created per app, CLI command or test app, and pass it as a dependency.';
+
+/** Module-level variables that change, and maps filled at run time, in server code. */
+const moduleState = [
+  { selector: "Program > VariableDeclaration[kind='let']", message: moduleStateMessage },
+  {
+    selector: "Program > ExportNamedDeclaration > VariableDeclaration[kind='let']",
+    message: moduleStateMessage,
+  },
+  {
+    selector:
+      'Program > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Map|WeakMap)$/]',
+    message: moduleStateMessage,
+  },
+];
+
 export const serverBoundaries = [
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        ...moduleState,
+      ],
+    },
+  },
   {
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/test-support/**'],
@@ -88,6 +116,7 @@ export const serverBoundaries = [
       'no-restricted-syntax': [
         'error',
         { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+        ...moduleState,
         {
           // Drizzle's writers on a database or a transaction: db.insert(…), tx.update(…)…
           selector:

@@ -39,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
   return command.run(args);
 }
 
+// eslint-disable-next-line no-restricted-syntax -- the entry point's own exit code, set once
 let exitCode: number;
 try {
   exitCode = await main(process.argv.slice(2));

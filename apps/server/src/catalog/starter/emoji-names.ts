@@ -23,7 +23,9 @@ export interface EmojiInfo {
 
 // emojibase's and Noto's names: immutable data read from package files, not state, so kept
 // at module level and read on first use (docs/architecture.md, "Services per app").
+// eslint-disable-next-line no-restricted-syntax -- immutable data loaded on first use
 let byHexcode: Map<string, EmojibaseEmoji> | undefined;
+// eslint-disable-next-line no-restricted-syntax -- immutable data loaded on first use
 let notoHexcodes: Map<string, string> | undefined;
 
 function emojibase(): Map<string, EmojibaseEmoji> {

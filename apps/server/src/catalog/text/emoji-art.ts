@@ -29,6 +29,7 @@ export interface EmojiArt {
 
 // Noto's art: immutable data read from a package, not state, so kept at module level and read
 // on first use (docs/architecture.md, "Services per app").
+// eslint-disable-next-line no-restricted-syntax -- immutable data loaded on first use
 let cache: { set: IconifySet; chars: Record<string, string> } | undefined;
 
 /**
@@ -103,6 +104,7 @@ function withoutFarShapes(body: string, size: number): string {
 }
 
 // Art derived from that data, the same for every app: immutable too (see `cache` above).
+// eslint-disable-next-line no-restricted-syntax -- immutable data loaded on first use
 const artByName = new Map<string, EmojiArt>();
 
 export function findEmojiArtByName(name: string): EmojiArt | undefined {

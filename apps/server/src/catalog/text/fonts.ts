@@ -63,6 +63,7 @@ export interface LoadedFont {
 
 // Fonts shipped in packages: immutable data, not state, so kept at module level and read on
 // first use (docs/architecture.md, "Services per app").
+// eslint-disable-next-line no-restricted-syntax -- immutable data loaded on first use
 const loaded = new Map<FontId, LoadedFont>();
 
 /** Opens a font once per process; the CJK fonts (5 MB each) are only read when a phrase needs them. */
