@@ -196,8 +196,16 @@ describe('Upload page', () => {
 
   it('shows the progress, then Processing, then Ready with a link to the item page', async () => {
     const { pending } = stubUploadRequests();
-    let answerRecent: (response: Response) => void = () => {};
-    recent = () => new Promise<Response>((resolve) => (answerRecent = resolve));
+    // The page asks for its recent uploads once it follows one, and again when every file is
+    // sent (which cancels the first request): every request, waiting or to come, gets the answer
+    // the test gives, whatever order they came in on a busy machine.
+    const waiting: Array<(response: Response) => void> = [];
+    let answer: (() => Response) | undefined;
+    recent = () => (answer ? answer() : new Promise<Response>((resolve) => waiting.push(resolve)));
+    const answerRecent = (next: () => Response) => {
+      answer = next;
+      for (const resolve of waiting.splice(0)) resolve(next());
+    };
     items.set(
       'item-1',
       ownedItem('item-1', { details: { ...ownedItem('x').details, title: 'Party' } }),
@@ -218,7 +226,7 @@ describe('Upload page', () => {
     pending[0]!.accept({ uploadId: 'up-1', state: 'processing', url: '/u/up-1' });
     expect(await row('party.gif').findByText('Processing')).toBeInTheDocument();
 
-    answerRecent(
+    answerRecent(() =>
       json({
         success: true,
         uploads: [uploadRow('up-1', { state: 'ready', itemId: 'item-1' })],
