@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,6 @@ import type { CreateUploadsResponse, ListUploadsResponse } from '@sticky/contrac
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from './auth/sessions.ts';
 import { connectDatabase } from './db/client.ts';
 import { findFreePort, startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
@@ -14,6 +12,7 @@ import { startServerProcess, waitForExit } from './test-support/processes.ts';
 import type { ServerProcess } from './test-support/processes.ts';
 import { startStreamingReplica } from './test-support/streaming-replica.ts';
 import type { StreamingReplica } from './test-support/streaming-replica.ts';
+import { insertPersonWithCredentials } from './test-support/sign-in.ts';
 import { buildMultipart, makeAnimation } from './test-support/uploads.ts';
 
 const apiKey = 'read-replica-key-0123456789abcdefghijkl';
@@ -101,25 +100,13 @@ describe('a read replica (DATABASE_READ_URL)', () => {
       LOCAL_SIGN_IN: '1',
     });
     admin = new pg.Pool({ connectionString: primary.url, max: 2 });
-    // A person with a session (the browser's routes) and a token (uploads), written on the
-    // primary as the server writes them.
-    const userId = randomUUID();
-    await admin.query(
-      `INSERT INTO users (id, issuer, subject, email, name) VALUES ($1, 'test', $1, 'ria@example.com', 'Ria')`,
-      [userId],
-    );
-    const session = randomBytes(32).toString('base64url');
-    await admin.query(
-      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
-      [hashToken(session), userId],
-    );
-    cookie = `sticky_session=${session}`;
-    const secret = `sticky_${randomBytes(32).toString('base64url')}`;
-    await admin.query(
-      `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'test', $3)`,
-      [randomUUID(), userId, hashToken(secret)],
-    );
-    const bearer = { authorization: `Bearer ${secret}` };
+    // Written on the primary, as the server writes them.
+    const person = await insertPersonWithCredentials(admin, {
+      email: 'ria@example.com',
+      name: 'Ria',
+    });
+    cookie = person.cookie;
+    const { bearer } = person;
     const form = buildMultipart([
       { name: 'Tandem_otter.gif', bytes: await makeAnimation({ format: 'gif', size: 48 }) },
     ]);

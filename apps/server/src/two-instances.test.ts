@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,13 +5,13 @@ import type { CreateUploadsResponse, ListUploadsResponse } from '@sticky/contrac
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from './auth/sessions.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { startServerProcess, waitForExit } from './test-support/processes.ts';
 import type { ServerProcess } from './test-support/processes.ts';
 import { startTestS3 } from './test-support/s3.ts';
 import type { TestS3 } from './test-support/s3.ts';
+import { insertPersonWithCredentials } from './test-support/sign-in.ts';
 import { buildMultipart, makeAnimation } from './test-support/uploads.ts';
 
 const apiKey = 'two-instances-key-0123456789abcdefghij';
@@ -95,24 +94,10 @@ describe('two servers on one PostgreSQL and one bucket', () => {
     await startInstance('a');
     await startInstance('b');
     admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
-    // A person, with a session (for the browser's routes) and a token (for uploads).
-    const userId = randomUUID();
-    await admin.query(
-      `INSERT INTO users (id, issuer, subject, email, name) VALUES ($1, 'test', $1, 'pat@example.com', 'Pat')`,
-      [userId],
-    );
-    const session = randomBytes(32).toString('base64url');
-    await admin.query(
-      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 day')`,
-      [hashToken(session), userId],
-    );
-    cookie = `sticky_session=${session}`;
-    const secret = `sticky_${randomBytes(32).toString('base64url')}`;
-    await admin.query(
-      `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'test', $3)`,
-      [randomUUID(), userId, hashToken(secret)],
-    );
-    bearer = { authorization: `Bearer ${secret}` };
+    ({ cookie, bearer } = await insertPersonWithCredentials(admin, {
+      email: 'pat@example.com',
+      name: 'Pat',
+    }));
   }, 180_000);
   afterAll(async () => {
     for (const instance of instances) {
