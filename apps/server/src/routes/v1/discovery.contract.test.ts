@@ -1,4 +1,4 @@
-import { GiphyFetch, setServerUrl } from '@giphy/js-fetch-api';
+import type { GiphyFetch } from '@giphy/js-fetch-api';
 import {
   channelListEnvelopeSchema,
   cursorItemListEnvelopeSchema,
@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
+import { connectGiphySdk, sdkTestApiKey } from '../../test-support/giphy-sdk.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
@@ -24,7 +25,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
   const id: Record<string, string> = {};
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key-0123456789abcdefghijklm' });
+    testApp = await createTestApp({ STICKY_API_KEYS: sdkTestApiKey });
     await insertCreator(testApp.database, {
       username: 'catmaker',
       displayName: 'The Cat Maker',
@@ -64,12 +65,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
     );
     names.forEach((name, index) => (id[name] = ids[index]!));
 
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = testApp.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    origin = `http://127.0.0.1:${address.port}`;
-    setServerUrl(`${origin}/v1/`);
-    gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
+    ({ origin, gf } = await connectGiphySdk(testApp));
   });
   afterAll(async () => {
     await testApp.close();
@@ -79,7 +75,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
     result.data.map((item) => String(item.id));
   const get = async (path: string) => {
     const response = await fetch(
-      `${origin}${path}${path.includes('?') ? '&' : '?'}api_key=sdk-test-key-0123456789abcdefghijklm`,
+      `${origin}${path}${path.includes('?') ? '&' : '?'}api_key=${sdkTestApiKey}`,
     );
     return { status: response.status, body: (await response.json()) as unknown };
   };
@@ -187,10 +183,7 @@ describe('GIPHY emoji, channels, translate, randomid and related tags', () => {
       referer: 'https://evil.example/page',
     });
     expect(referred.body.data).toEqual({ counted: false });
-    const keyOnly = await ping(
-      `${item.analytics!.onsent.url}&api_key=sdk-test-key-0123456789abcdefghijklm`,
-      {},
-    );
+    const keyOnly = await ping(`${item.analytics!.onsent.url}&api_key=${sdkTestApiKey}`, {});
     expect(keyOnly.body.data).toEqual({ counted: false });
     expect([await countOf('view'), await countOf('copy')]).toEqual([1, 1]);
     expect(

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GiphyFetch, setServerUrl } from '@giphy/js-fetch-api';
+import { GiphyFetch } from '@giphy/js-fetch-api';
 import { giphyItemSchema, renditionNames } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMedia } from '../../catalog/import/import-media.ts';
 import { makeLaterRenditions } from '../../catalog/import/later-renditions.ts';
 import { createTestApp, readChangedVersions } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
+import { connectGiphySdk, sdkTestApiKey } from '../../test-support/giphy-sdk.ts';
 import {
   insertCatalogItems,
   insertCategory,
@@ -28,7 +29,7 @@ describe('GIPHY SDK contract', () => {
   const id: Record<string, string> = {};
 
   beforeAll(async () => {
-    testApp = await createTestApp({ STICKY_API_KEYS: 'sdk-test-key-0123456789abcdefghijklm' });
+    testApp = await createTestApp({ STICKY_API_KEYS: sdkTestApiKey });
     await insertCreator(testApp.database, {
       username: 'maker',
       displayName: 'The Maker',
@@ -69,12 +70,7 @@ describe('GIPHY SDK contract', () => {
       itemIds: [id.dancingCat!, id.sleepyCat!],
     });
 
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = testApp.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    origin = `http://127.0.0.1:${address.port}`;
-    setServerUrl(`${origin}/v1/`);
-    gf = new GiphyFetch('sdk-test-key-0123456789abcdefghijklm');
+    ({ origin, gf } = await connectGiphySdk(testApp));
   });
   afterAll(async () => {
     await testApp.close();
@@ -207,9 +203,7 @@ describe('GIPHY SDK contract', () => {
     const fixtureGifs = () => readFixtures('v1-gifs');
 
     async function rawItem(itemId: string) {
-      const response = await fetch(
-        `${origin}/v1/gifs/${itemId}?api_key=sdk-test-key-0123456789abcdefghijklm`,
-      );
+      const response = await fetch(`${origin}/v1/gifs/${itemId}?api_key=${sdkTestApiKey}`);
       const body = (await response.json()) as {
         data: Record<string, unknown> & {
           images: Record<string, Record<string, unknown>>;
@@ -258,9 +252,10 @@ describe('GIPHY SDK contract', () => {
           meta: object;
         };
       const get = async (route: string) =>
-        (await (
-          await fetch(`${origin}/v1/${route}&api_key=sdk-test-key-0123456789abcdefghijklm`)
-        ).json()) as { data: Record<string, unknown>[]; meta: object };
+        (await (await fetch(`${origin}/v1/${route}&api_key=${sdkTestApiKey}`)).json()) as {
+          data: Record<string, unknown>[];
+          meta: object;
+        };
 
       const searches = readBody('v1-trending-searches.giphy-js.json');
       const ourSearches = await get('trending/searches?limit=20');
