@@ -18,6 +18,16 @@ function signal(): { promise: Promise<void>; fire: () => void } {
   return { promise, fire };
 }
 
+/** Whether a process with this pid still runs (signal 0 checks without sending anything). */
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * The embedded PostgreSQL killed outright while a query is running in it: the server answers
  * 503 meanwhile and brings the database back by itself, without a restart, losing nothing it
@@ -101,9 +111,11 @@ describe('embedded PostgreSQL killed with -9 under a running query', () => {
     // its connection dies with no query running (this used to end the whole process).
     const inTransaction = signal();
     const releaseTransaction = signal();
+    let backendPid = 0;
     const transaction = server.database.db
       .transaction(async (tx) => {
-        await tx.execute(sql`SELECT 1`);
+        const { rows } = await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
+        backendPid = rows[0]!.pid;
         inTransaction.fire();
         await releaseTransaction.promise;
         await tx.execute(sql`SELECT 1`);
@@ -118,6 +130,9 @@ describe('embedded PostgreSQL killed with -9 under a running query', () => {
     process.kill(pid, 'SIGKILL');
     // The server has seen PostgreSQL die and wants it back: from here until the go, it is down.
     await restartAsked.promise;
+    // The transaction's backend ends once it notices its postmaster is gone: on a busy machine
+    // a moment later. Its next statement is sent only then, so it finds the connection dead.
+    await expect.poll(() => isProcessAlive(backendPid), { timeout: 30_000 }).toBe(false);
     releaseTransaction.fire();
     expect(await transaction).not.toBe('committed');
 
