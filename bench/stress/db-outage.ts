@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { LoadResult, Target } from './load.ts';
 import { runLoad } from './load.ts';
-import { isAlive, postmasterPid, sleep } from './server.ts';
+import { isProcessAlive } from '../../apps/server/src/lib/process-alive.ts';
+import { postmasterPid, sleep } from './server.ts';
 import type { StressServer } from './server.ts';
 
 export interface OutageResult {
@@ -149,7 +150,7 @@ export async function runDatabaseOutage(options: {
 
   await sleep(options.killAtS * 1000);
   const killedPid = postmasterPid(server.dataDir);
-  if (!killedPid || !isAlive(killedPid)) throw new Error('no running postmaster to kill');
+  if (!killedPid || !isProcessAlive(killedPid)) throw new Error('no running postmaster to kill');
   killedAt = Date.now();
   process.kill(killedPid, 'SIGKILL');
 

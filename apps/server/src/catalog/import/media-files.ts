@@ -6,6 +6,7 @@ import type { renditions } from '../../db/schema.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import { contentAddressedPath, isContentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
 import type { RenderedFile } from './render-renditions.ts';
+import { isProcessAlive } from '../../lib/process-alive.ts';
 
 /**
  * Importers hold this advisory lock (shared) from the moment they move files into place until
@@ -96,15 +97,6 @@ export async function removeUnreferencedFiles(
     throw error;
   } finally {
     client.release();
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
