@@ -66,8 +66,6 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   let relatedLists: RelatedListsWorker | undefined;
   try {
     await jobs.start();
-    await startRenditionWorker({ config, database, media, jobs, log });
-    await startUploadWorker({ config, database, media, jobs, log });
     relatedLists = await startRelatedListsWorker({ database, jobs, log });
     built = await buildApp(
       {
@@ -80,6 +78,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       },
       { logger: log },
     );
+    // After the app: what the workers commit, they tell its caches at once (read your writes,
+    // docs/catalog.md, "Caches and versions").
+    const workerDeps = { config, database, media, jobs, log, services: built.deps.services };
+    await startRenditionWorker(workerDeps);
+    await startUploadWorker(workerDeps);
     await built.listen({ port: config.port, host: config.host });
   } catch (error) {
     relatedLists?.close();

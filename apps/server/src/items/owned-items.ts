@@ -11,7 +11,7 @@ import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import { isContentAddressedPath } from '../catalog/media-paths.ts';
 import type { Media } from '../catalog/import/media-services.ts';
-import type { VersionWatch } from '../catalog/query/catalog-versions.ts';
+import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { itemCategories, items, renditions } from '../db/schema.ts';
@@ -19,13 +19,11 @@ import { AppError } from '../lib/app-error.ts';
 import { categoryNameSql, toItemDetails } from './item-details.ts';
 import type { ItemDetailsRow } from './item-details.ts';
 
-export interface OwnedItemsDeps {
+export interface OwnedItemsDeps extends CommitNotice {
   config: AppConfig;
   database: DatabaseHandle;
   /** Where a deleted item's files are removed from (media-services.ts). */
   media: Pick<Media, 'store'>;
-  /** The app's catalog caches: told of a change at once, so the editor sees it (read your writes). */
-  services?: { versions: Pick<VersionWatch, 'noteCommittedChange'> };
 }
 
 type OwnedItemRow = ItemDetailsRow & {

@@ -79,16 +79,18 @@ export async function createTestApp(
   const database = await createTestDatabase();
   const media = createMediaServices(config);
   const jobs = hasJobs ? createJobQueue({ database }) : undefined;
-  if (jobs) {
-    await jobs.start();
-    await startRenditionWorker({ config, database, media, jobs });
-    await startUploadWorker({ config, database, media, jobs });
-  }
+  if (jobs) await jobs.start();
   const relatedLists = jobs ? await startRelatedListsWorker({ database, jobs }) : undefined;
   const app = await buildApp(
     { config, database, media, sessionSecret: config.sessionSecret!, jobs },
     appOptions,
   );
+  if (jobs) {
+    // As server.ts: the workers tell this app's caches of what they commit.
+    const workerDeps = { config, database, media, jobs, services: app.deps.services };
+    await startRenditionWorker(workerDeps);
+    await startUploadWorker(workerDeps);
+  }
   return {
     app,
     config,

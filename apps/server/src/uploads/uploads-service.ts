@@ -26,6 +26,7 @@ import { stripMetadata } from '../catalog/import/strip-metadata.ts';
 import { withTransaction } from '../catalog/import/transaction.ts';
 import type { Transaction } from '../catalog/import/transaction.ts';
 import { hashContent } from '../catalog/media-paths.ts';
+import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import { itemPageUrl, mediaUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -43,7 +44,7 @@ export const UPLOADS_QUEUE = 'process-uploads';
 /** pg-boss retries a job whose handler threw (a disk or database error) this many times. */
 const RETRY_LIMIT = 3;
 
-export interface UploadsDeps {
+export interface UploadsDeps extends CommitNotice {
   config: AppConfig;
   database: DatabaseHandle;
   /** Where uploads become files, and the decoders (media-services.ts). */
@@ -388,6 +389,7 @@ export async function processUpload(
     database,
     media: deps.media,
     jobs: deps.jobs,
+    services: deps.services,
   };
   try {
     const outcome = await importMedia(importDeps, {

@@ -25,6 +25,7 @@ import {
 } from './media-files.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
 import type { Media } from './media-services.ts';
+import type { CommitNotice } from '../query/catalog-versions.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
@@ -71,7 +72,7 @@ export type ImportOutcome =
   /** A clear, human reason: shown to whoever imports the file. */
   | { status: 'rejected'; reason: string };
 
-export interface ImportDeps {
+export interface ImportDeps extends CommitNotice {
   config: AppConfig;
   database: DatabaseHandle;
   /** Where the files go, and the decoders that make them (media-services.ts). */
@@ -312,6 +313,7 @@ export async function importMedia(
       }
       await options.beforeCommit?.();
     });
+    deps.services?.versions.noteCommittedChange();
     created = [];
     return { status: 'imported', itemId, slug };
   } catch (error) {

@@ -399,6 +399,40 @@ describe('importMedia', () => {
     expect(ids.size).toBe(1);
   });
 
+  it('tells its app of an item once it is committed, and of nothing refused or rolled back', async () => {
+    // docs/catalog.md, "Caches and versions": the writer's own app reads its change at once.
+    const events: string[] = [];
+    const told = {
+      ...deps,
+      services: { versions: { noteCommittedChange: () => events.push('told') } },
+    };
+    const refused = await importMedia(told, {
+      bytes: Buffer.from('not an image at all'),
+      fileName: 'refused.gif',
+      metadata: metadata(),
+    });
+    expect(refused.status).toBe('rejected');
+    await expect(
+      importMedia(
+        told,
+        { bytes: await animation({ frames: 3 }), fileName: 'undone.gif', metadata: metadata() },
+        {
+          beforeCommit: () => {
+            throw new Error('rolled back');
+          },
+        },
+      ),
+    ).rejects.toThrow('rolled back');
+    expect(events).toEqual([]);
+    const imported = await importMedia(
+      told,
+      { bytes: await animation({ frames: 4 }), fileName: 'kept.gif', metadata: metadata() },
+      { beforeCommit: () => void events.push('rows written') },
+    );
+    expect(imported.status).toBe('imported');
+    expect(events).toEqual(['rows written', 'told']);
+  });
+
   it('cleans up what a crashed import left: staging folders and unreferenced files', async () => {
     const { mediaDir } = testApp.config;
     const outcome = await importMedia(deps, {
@@ -583,6 +617,21 @@ describe('importMedia with the job queue', () => {
     expect(outcome.status).toBe('imported');
     return (outcome as { itemId: string }).itemId;
   };
+
+  it('tells its app once later renditions are stored, and not for an item deleted meanwhile', async () => {
+    let told = 0;
+    const telling = {
+      ...deps,
+      services: { versions: { noteCommittedChange: () => (told += 1) } },
+    };
+    const goneId = await storeReadyOnly(await animation({ frames: 3 }));
+    await testApp.database.pool.query('DELETE FROM items WHERE id = $1', [goneId]);
+    expect(await makeLaterRenditions(telling, goneId)).toEqual({ status: 'gone' });
+    expect(told).toBe(0);
+    const itemId = await storeReadyOnly(await animation({ frames: 4 }));
+    expect(await makeLaterRenditions(telling, itemId)).toMatchObject({ status: 'made' });
+    expect(told).toBe(1);
+  });
 
   it('runs a job twice harmlessly, and does nothing for an item deleted meanwhile', async () => {
     const itemId = await storeReadyOnly(await animation({ frames: 5 }));

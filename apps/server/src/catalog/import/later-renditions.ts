@@ -13,6 +13,7 @@ import {
   toRenditionRows,
 } from './media-files.ts';
 import type { Media } from './media-services.ts';
+import type { CommitNotice } from '../query/catalog-versions.ts';
 import { withTransaction } from './transaction.ts';
 
 /** The queue of items whose `later` renditions (rendition-plan.ts) are still to be made. */
@@ -22,7 +23,7 @@ export interface RenditionJob {
   itemId: string;
 }
 
-export interface LaterRenditionsDeps {
+export interface LaterRenditionsDeps extends CommitNotice {
   config: AppConfig;
   database: DatabaseHandle;
   /** Where the original is read and the renditions go, and the decoders (media-services.ts). */
@@ -126,6 +127,7 @@ export async function makeLaterRenditions(
       return true;
     });
     if (!stillThere) return { status: 'gone' };
+    deps.services?.versions.noteCommittedChange();
     // Every file is referenced now (or was already, by a rendition a retried job made).
     const made = result.files.length;
     return { status: 'made', renditions: made };

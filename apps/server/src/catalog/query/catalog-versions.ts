@@ -1,6 +1,15 @@
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { CatalogVersions } from './versioned-cache.ts';
 
+/**
+ * What a writer takes to tell its own app's caches of a change it committed (read your writes):
+ * `app.deps` satisfies it. Writers outside any app (the CLI) leave it out; other processes hear
+ * of the change by notification.
+ */
+export interface CommitNotice {
+  services?: { versions: Pick<VersionWatch, 'noteCommittedChange'> };
+}
+
 /** The catalog's versions, kept in memory from their notifications while listening. */
 export interface VersionWatch {
   read: () => Promise<CatalogVersions>;

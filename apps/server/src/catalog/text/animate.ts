@@ -17,7 +17,10 @@ import type { TextRenderer } from './text-renderer.ts';
 
 /** What drawing animated text needs: the import's deps and the app's renderer. */
 export interface AnimateDeps extends ImportDeps {
-  services: { textRenderer: TextRenderer; requesterSecret: string };
+  services: NonNullable<ImportDeps['services']> & {
+    textRenderer: TextRenderer;
+    requesterSecret: string;
+  };
 }
 
 /** Canvas of an on-demand rendering: a banner, like GIPHY's text stickers. */
