@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { pruneSearchActivity } from './activity/search-queries.ts';
 import { purgeStaleRenderings } from './text/purge-renderings.ts';
 import type { PurgeDeps } from './text/purge-renderings.ts';
+import type { CatalogDeps } from './query/items.ts';
+
+type MaintenanceDeps = CatalogDeps & PurgeDeps;
 
 export interface MaintenanceLogger {
   info: (object: object, message?: string) => void;
@@ -29,7 +32,7 @@ const MAINTENANCE_LOCK_KEY = 0x5717c4;
 
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
-  deps: PurgeDeps,
+  deps: MaintenanceDeps,
   options: { textRenderKeepDays: number },
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
@@ -74,7 +77,7 @@ async function runMaintenance(
  * server on the database may run it; an advisory lock lets one at a time do the work.
  */
 export function startCatalogMaintenance(
-  deps: PurgeDeps,
+  deps: MaintenanceDeps,
   options: {
     textRenderKeepDays: number;
     log: MaintenanceLogger;

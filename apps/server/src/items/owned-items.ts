@@ -12,7 +12,6 @@ import { withTransaction } from '../catalog/import/transaction.ts';
 import { isContentAddressedPath } from '../catalog/media-paths.ts';
 import type { Media } from '../catalog/import/media-services.ts';
 import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
-import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { itemCategories, items, renditions } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -20,7 +19,6 @@ import { categoryNameSql, toItemDetails } from './item-details.ts';
 import type { ItemDetailsRow } from './item-details.ts';
 
 export interface OwnedItemsDeps extends CommitNotice {
-  config: AppConfig;
   database: DatabaseHandle;
   /** Where a deleted item's files are removed from (media-services.ts). */
   media: Pick<Media, 'store'>;

@@ -3,7 +3,7 @@ import { removeUnreferencedFiles } from '../import/media-files.ts';
 import type { Media } from '../import/media-services.ts';
 import type { CatalogDeps } from '../query/items.ts';
 
-export interface PurgeDeps extends CatalogDeps {
+export interface PurgeDeps extends Pick<CatalogDeps, 'database'> {
   media: Pick<Media, 'store'>;
 }
 
