@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { VersionWatch } from '../query/catalog-versions.ts';
+import type { CommitNotice } from '../query/catalog-versions.ts';
 import type { CatalogDeps } from '../query/items.ts';
 import { eventLogScoreSql } from '../query/trending.ts';
 import type { ItemEventKind } from '../query/trending.ts';
@@ -13,7 +13,7 @@ import type { ItemEventKind } from '../query/trending.ts';
  * (docs/catalog.md, "Caches and versions").
  */
 export async function recordItemEvent(
-  deps: CatalogDeps & { services?: { versions: VersionWatch } },
+  deps: CatalogDeps & CommitNotice,
   event: { userId: string; itemId: string; kind: ItemEventKind },
 ): Promise<{ isFound: boolean; isCounted: boolean }> {
   const x = eventLogScoreSql(event.kind);
