@@ -15,6 +15,7 @@ import { webTargets } from './web/index.ts';
 const sections: SectionName[] = ['search', 'web', 'import', 'uploads', 'quality'];
 
 /** The newest results file of a section (a full run beats a quick one of the same day). */
+
 function latest<T>(section: SectionName): { file: string; data: SectionFile<T> } | undefined {
   if (!fs.existsSync(resultsDir)) return undefined;
   const files = fs
@@ -51,6 +52,26 @@ const escapeMarkdown = (text: string) =>
     .replace(/[|*_\\[\]]/g, (character) => `\\${character}`)
     .replace(/`/g, "'");
 const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/**
+ * The tiles that weigh most on a page, each with what it showed (file type and bytes) beside
+ * its original: where a ratio comes from, as a tile-by-tile look found (bench/notes.md).
+ */
+function describeHeaviestTiles(w: PageWeight, count = 5): string {
+  if (!w.tiles?.length) return '';
+  const weighed = w.tiles
+    .map((tile) => ({ ...tile, bytes: tile.files.reduce((sum, file) => sum + file.bytes, 0) }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, count);
+  const shown = weighed.map((tile) => {
+    const files = tile.files
+      .map((file) => `${file.path.split('.').pop()} ${fmtKb(file.bytes)}`)
+      .join(' + ');
+    return `${tile.item} ${files} (original ${fmtKb(tile.originalBytes)})`;
+  });
+  const share = weighed.reduce((sum, tile) => sum + tile.bytes, 0) / (w.mediaBytes || 1);
+  return ` The ${weighed.length} heaviest tiles, ${Math.round(share * 100)} % of the images: ${shown.join('; ')}.`;
+}
 const fmtMb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const fmtInt = (value: number) => Math.round(value).toLocaleString('en');
 const fmtItems = (items: number) =>
@@ -382,7 +403,8 @@ function webSection(entry: { data: SectionFile<WebBenchResult> } | undefined): {
         ) +
         `\n\nBy kind: ${Object.entries(w.byKind)
           .map(([kind, bytes]) => `${kind} ${fmtKb(bytes)}`)
-          .join(', ')}; ${w.requests} requests.`,
+          .join(', ')}; ${w.requests} requests.` +
+        describeHeaviestTiles(w),
     );
   }
   const lh = r.lighthouse;

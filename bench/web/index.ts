@@ -79,6 +79,16 @@ export interface PageWeight {
    * servers' catalogs of the same files tell their items apart by content.
    */
   itemSha256s?: string[];
+  /**
+   * Per tile, in the order shown: its original's bytes and each file it showed with the bytes
+   * received for it (headers included), so a ratio can be traced to the tiles that make it.
+   */
+  tiles?: Array<{
+    /** The item's slug, which ends with its id. */
+    item: string;
+    originalBytes: number;
+    files: Array<{ path: string; bytes: number }>;
+  }>;
 }
 
 export interface LighthouseRun {
@@ -363,9 +373,11 @@ async function measurePageWeight(
       bytes: string;
       count: string;
       sha256s: string[];
+      sizes: string[];
     }>(
       `SELECT coalesce(sum(bytes), 0) AS bytes, count(*) AS count,
-         coalesce(array_agg(sha256 ORDER BY array_position($1::text[], id)), '{}') AS sha256s
+         coalesce(array_agg(sha256 ORDER BY array_position($1::text[], id)), '{}') AS sha256s,
+         coalesce(array_agg(bytes::text ORDER BY array_position($1::text[], id)), '{}') AS sizes
        FROM items WHERE id = ANY($1)`,
       [ids],
     );
@@ -401,6 +413,16 @@ async function measurePageWeight(
       ).length,
       failedMediaRequests: failedMedia.filter((url) => shownSources.has(url)).length,
       itemSha256s: originals.rows[0]!.sha256s,
+      tiles: shown.map((tile, index) => ({
+        item: tile.href.split('/').pop()!,
+        originalBytes: Number(originals.rows[0]!.sizes[index]),
+        files: [...new Set(tile.sources)].map((source) => ({
+          path: new URL(source).pathname,
+          bytes: received
+            .filter((entry) => entry.url === source)
+            .reduce((total, entry) => total + entry.bytes, 0),
+        })),
+      })),
     };
   } finally {
     await context.close();
