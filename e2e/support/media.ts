@@ -54,7 +54,7 @@ export function makeVideoFriendlyGif(seed: number): Promise<Buffer> {
 /**
  * A transparent sticker, 200 px square over 4.8 s: an orange disc whose bands move, on nothing.
  * Its corners are always clear and its middle always opaque. Smooth motion over a large area
- * is what VP8 codes well, so its WebM with alpha (and poster) is lighter than its WebP.
+ * is what VP9 codes well, so its WebM with alpha (and poster) is lighter than its WebP.
  */
 export function makeStickerGif(seed: number): Promise<Buffer> {
   const [size, frames] = [200, 48];

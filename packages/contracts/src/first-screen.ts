@@ -224,7 +224,7 @@ export interface RenditionMedia {
   webp_size?: ByteSize;
   mp4?: string;
   mp4_size?: ByteSize;
-  /** Ours, beside GIPHY's fields: VP8 with alpha for transparent items. */
+  /** Ours, beside GIPHY's fields: VP9 with alpha for transparent items. */
   webm?: string;
   webm_size?: ByteSize;
 }

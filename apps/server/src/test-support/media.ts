@@ -143,7 +143,8 @@ export function summarizeMp4(data: Buffer): Mp4Summary {
 
 /**
  * Decodes a video we made back to RGBA frames with ffmpeg (tests only: these are our own
- * files). libvpx decodes a WebM's alpha channel, which ffmpeg's own VP8 decoder drops.
+ * files). libvpx decodes a WebM's alpha channel (VP9, as we make it), which ffmpeg's own VP9
+ * decoder drops.
  */
 export function decodeVideoFrames(
   ffmpegPath: string,
@@ -157,7 +158,7 @@ export function decodeVideoFrames(
       '-hide_banner',
       '-loglevel',
       'error',
-      ...(isWebm ? ['-c:v', 'libvpx'] : []),
+      ...(isWebm ? ['-c:v', 'libvpx-vp9'] : []),
       '-i',
       file,
       '-f',

@@ -32,6 +32,6 @@ describe('detectMediaSupport', () => {
     vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation(canPlayType);
     detectMediaSupport();
     expect(canPlayType).toHaveBeenCalledWith('video/mp4; codecs="avc1.42E01E"');
-    expect(canPlayType).toHaveBeenCalledWith('video/webm; codecs="vp8"');
+    expect(canPlayType).toHaveBeenCalledWith('video/webm; codecs="vp9"');
   });
 });

@@ -2,12 +2,12 @@
 export interface MediaSupport {
   /** H.264 in MP4, as GIPHY's and our `mp4` renditions are. */
   canPlayMp4: boolean;
-  /** WebM (VP8) with its alpha channel, as our stickers' `webm` renditions are. */
+  /** WebM (VP9) with its alpha channel, as our stickers' `webm` renditions are. */
   canPlayAlphaWebm: boolean;
 }
 
 /**
- * Asks a video element. WebKit (Safari, and every browser on iOS) decodes VP8 WebM but drops
+ * Asks a video element. WebKit (Safari, and every browser on iOS) decodes VP9 WebM but drops
  * its alpha channel, drawing a transparent sticker on black, and its `canPlayType` cannot say
  * so: it is told apart by its vendor string.
  */
@@ -19,6 +19,6 @@ export function detectMediaSupport(): MediaSupport {
   const isWebKit = /apple/i.test(navigator.vendor ?? '');
   return {
     canPlayMp4: canPlay('video/mp4; codecs="avc1.42E01E"'),
-    canPlayAlphaWebm: !isWebKit && canPlay('video/webm; codecs="vp8"'),
+    canPlayAlphaWebm: !isWebKit && canPlay('video/webm; codecs="vp9"'),
   };
 }

@@ -65,7 +65,7 @@ describe.skipIf(!ffmpegPath)('encodeVideo with RGB frames', () => {
     await expect(
       encodeVideo({
         ffmpegPath: ffmpegPath!,
-        codec: 'vp8',
+        codec: 'vp9',
         frames,
         outputFile: path.join(workDir, 'rgb.webm'),
       }),

@@ -1,17 +1,21 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { muxVp9WithAlpha, readIvf } from './webm-alpha.ts';
 
 /**
  * Video renditions (docs/catalog.md, "Renditions"): H.264 MP4 for GIFs, WebM with an alpha
  * channel for stickers and animated text. ffmpeg only ever reads raw RGBA (or RGB) frames that
  * sharp decoded, from its stdin: its demuxers and decoders never see an uploaded or rendered file.
  *
- * The WebM is VP8, not VP9: the ffmpeg that @ffmpeg-installer ships (4.1) codes the alpha plane
- * of VP9 with a second encoder that ignores the speed settings, 5 to 15 times slower than VP8
- * (2.5 s against 0.4 s for a 200 px, 72-frame sticker) for files about 10 % smaller. Browsers
- * that play WebM with alpha (Chromium, Firefox) play both.
+ * The WebM is VP9 whose colour and alpha ffmpeg codes as two streams, each at its own quality,
+ * muxed into one file by webm-alpha.ts. The ffmpeg that @ffmpeg-installer ships (4.1) codes a
+ * `yuva420p` input's alpha with a second encoder that takes none of the quality or speed
+ * settings: on a 200 px, 99-frame Noto emoji its VP8 WebM was 203 KB, half of it alpha at the
+ * default quantiser, where the two VP9 streams are 120 KB at the same colour SSIM (0.982) and an
+ * alpha SSIM of 0.985. Browsers that play WebM with alpha (Chromium, Firefox) play VP9.
  */
-export type VideoCodec = 'h264' | 'vp8';
+export type VideoCodec = 'h264' | 'vp9';
 
 /** RGBA (or, for H.264, RGB) frames, stacked vertically, each shown for its delay. */
 export interface VideoFrames {
@@ -41,7 +45,10 @@ export interface EncodeVideoOptions {
   threads?: number;
   /** A hard ceiling on ffmpeg's data segment (RLIMIT_DATA), on top of the sampled budget. */
   memoryLimitBytes?: number;
-  /** Quality: lower is better and heavier (x264 CRF 0–51, VP8 CRF 4–63). */
+  /**
+   * Quality: lower is better and heavier (x264 CRF 0–51; VP9 CRF 0–63, the colour's, the alpha
+   * a few steps finer).
+   */
   crf?: number;
   /** Holds ffmpeg's pid while it runs, so the worker can stop it with itself. */
   runningPids?: Set<number>;
@@ -84,7 +91,7 @@ const MAX_REPEAT = 4;
 /**
  * A constant frame rate that carries every frame's own timing: one step is the greatest common
  * divisor of the delays (100 ms for most GIFs: no frame repeated), and a frame shown for several
- * steps is repeated, which H.264 and VP8 code as skipped blocks in a few bytes. Returns the step
+ * steps is repeated, which H.264 and VP9 code as skipped blocks in a few bytes. Returns the step
  * and, per output frame, the input frame it shows. The total duration is kept exactly (rounded
  * to the step), so a video that loops plays at the pace of the GIF.
  */
@@ -136,64 +143,63 @@ const H264_TILE_CRF = 23;
 const H264_LARGE_CRF = 25;
 
 /**
- * VP8 for a sticker's tile at the quality of a GIF's H.264 tile: on a 200 px, 48-frame Fluent
- * emoji, CRF 40 under a 400 kbit/s ceiling keeps SSIM 0.969 (x264's tile: 0.970) in 172 KB,
- * where CRF 32 under 1 Mbit/s spent 248 KB on 0.980 the grid does not show; the alpha edges stay
- * clean (CRF 45 frays them). Large frames (the item page's original) keep the finer quantiser.
+ * VP9 for a sticker's tile at the quality of a GIF's H.264 tile: on a 200 px, 99-frame Noto
+ * emoji, colour at CRF 40 keeps SSIM 0.982 (VP8's tile, 0.981) in 74 KB, and alpha five steps
+ * finer keeps its edges clean (SSIM 0.985) in 45 KB. Large frames (the item page's original)
+ * start from 1-bit GIF edges that resizing has not smoothed, whose alpha costs more than its
+ * colour: both at CRF 36, the 512 px original of that emoji keeps colour SSIM 0.995 (VP8's,
+ * 0.994) and alpha 0.9999 in about 270 KB (VP8's: 316 KB), at a faster speed setting.
  */
-const VP8_TILE_CRF = 40;
-const VP8_TILE_MAX_BITRATE = '400k';
-const VP8_LARGE_CRF = 32;
+const VP9_TILE_CRF = 40;
+const VP9_LARGE_CRF = 36;
+/** On tiles, the alpha stream's CRF is this much finer than the colour's: frayed edges show. */
+const VP9_TILE_ALPHA_CRF_OFFSET = 5;
+/** Both streams get the same key frame interval, so their key frames meet (webm-alpha.ts). */
+const VP9_KEYFRAME_INTERVAL = 250;
 
-function codecArguments(
-  codec: VideoCodec,
-  threads: number,
-  crf: number | undefined,
-  isLarge: boolean,
-): string[] {
-  if (codec === 'h264') {
-    return [
-      '-c:v',
-      'libx264',
-      '-preset',
-      H264_PRESET,
-      '-crf',
-      String(crf ?? (isLarge ? H264_LARGE_CRF : H264_TILE_CRF)),
-      '-pix_fmt',
-      'yuv420p',
-      '-profile:v',
-      'high',
-      // Browsers start playing before the last byte arrives: the index goes first.
-      '-movflags',
-      '+faststart',
-      '-threads',
-      String(threads),
-      '-f',
-      'mp4',
-    ];
-  }
+function h264Arguments(threads: number, crf: number | undefined, isLarge: boolean): string[] {
   return [
     '-c:v',
-    'libvpx',
-    // The alpha plane is coded as a second stream beside the colour; browsers composite it.
-    '-pix_fmt',
-    'yuva420p',
-    // Constant quality, with a bitrate ceiling libvpx needs in that mode (VP8_TILE_*).
+    'libx264',
+    '-preset',
+    H264_PRESET,
     '-crf',
-    String(crf ?? (isLarge ? VP8_LARGE_CRF : VP8_TILE_CRF)),
-    '-b:v',
-    isLarge ? '4M' : VP8_TILE_MAX_BITRATE,
-    '-deadline',
-    'good',
-    '-cpu-used',
-    isLarge ? '8' : '4',
-    // libvpx cannot code alpha with alternate reference frames.
-    '-auto-alt-ref',
-    '0',
+    String(crf ?? (isLarge ? H264_LARGE_CRF : H264_TILE_CRF)),
+    '-pix_fmt',
+    'yuv420p',
+    '-profile:v',
+    'high',
+    // Browsers start playing before the last byte arrives: the index goes first.
+    '-movflags',
+    '+faststart',
     '-threads',
     String(threads),
     '-f',
-    'webm',
+    'mp4',
+  ];
+}
+
+function vp9Arguments(threads: number, crf: number, isLarge: boolean): string[] {
+  return [
+    '-c:v',
+    'libvpx-vp9',
+    // Constant quality: no bitrate ceiling.
+    '-crf',
+    String(crf),
+    '-b:v',
+    '0',
+    '-deadline',
+    'good',
+    '-cpu-used',
+    isLarge ? '6' : '5',
+    '-row-mt',
+    '1',
+    '-g',
+    String(VP9_KEYFRAME_INTERVAL),
+    '-threads',
+    String(threads),
+    '-f',
+    'ivf',
   ];
 }
 
@@ -201,7 +207,7 @@ function codecArguments(
 const FFMPEG_ENV = { LC_ALL: 'C' };
 
 /**
- * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP8 with alpha) at a constant
+ * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP9 with alpha) at a constant
  * rate that keeps each frame's timing (planTimeline). Rejects with ffmpeg's last words when it
  * fails; the caller's process budget (media-processor.ts) bounds its time and memory.
  */
@@ -213,12 +219,43 @@ export async function encodeVideo(
     throw new Error(`video frames must have even dimensions, not ${frames.width}×${frames.height}`);
   }
   const channels = frames.channels ?? 4;
-  if (codec === 'vp8' && channels !== 4) throw new Error('VP8 with alpha needs RGBA frames');
+  if (codec === 'vp9' && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
   const frameBytes = frames.width * frames.height * channels;
   if (frames.data.length < frameBytes * frames.frames) {
     throw new Error(`video frames: fewer bytes than frames × width × height × ${channels}`);
   }
   const { unitMs, sequence } = planTimeline(frames.delays.slice(0, frames.frames), options.repeat);
+  const threads = Math.max(1, options.threads ?? 1);
+  const isLarge = frames.width * frames.height > LARGE_FRAME_PIXELS;
+  const colourCrf = options.crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
+  // VP9's two streams go to IVF files beside the output, muxed into it once both are whole.
+  const streams = {
+    colour: `${options.outputFile}.colour.ivf`,
+    alpha: `${options.outputFile}.alpha.ivf`,
+  };
+  const outputs =
+    codec === 'h264'
+      ? [...h264Arguments(threads, options.crf, isLarge), '-y', options.outputFile]
+      : [
+          '-filter_complex',
+          // The alpha plane becomes the second stream's luma as it is (full range, no scaling).
+          '[0:v]split=2[colour][alpha];[colour]format=yuv420p[c];' +
+            '[alpha]alphaextract,scale=in_range=full:out_range=full,format=yuv420p[a]',
+          '-map',
+          '[c]',
+          ...vp9Arguments(threads, colourCrf, isLarge),
+          '-y',
+          streams.colour,
+          '-map',
+          '[a]',
+          ...vp9Arguments(
+            threads,
+            isLarge ? colourCrf : Math.max(0, colourCrf - VP9_TILE_ALPHA_CRF_OFFSET),
+            isLarge,
+          ),
+          '-y',
+          streams.alpha,
+        ];
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -236,14 +273,7 @@ export async function encodeVideo(
     '-an',
     '-map_metadata',
     '-1',
-    ...codecArguments(
-      codec,
-      Math.max(1, options.threads ?? 1),
-      options.crf,
-      frames.width * frames.height > LARGE_FRAME_PIXELS,
-    ),
-    '-y',
-    options.outputFile,
+    ...outputs,
   ];
   const limitKb = Math.ceil((options.memoryLimitBytes ?? 1024 * 1024 * 1024) / 1024);
   // dash and bash both take `ulimit -d`; exec keeps the pid, so the limit is ffmpeg's own.
@@ -288,10 +318,27 @@ export async function encodeVideo(
     }
     child.stdin.end();
   };
-  const [{ code, signal }] = await Promise.all([exited, writeAll()]);
-  if (code !== 0) {
-    const detail = stderr.trim().split('\n').slice(-3).join('; ') || `${signal ?? code}`;
-    throw new Error(`ffmpeg could not encode the ${codec} video (${detail})`);
+  try {
+    const [{ code, signal }] = await Promise.all([exited, writeAll()]);
+    if (code !== 0) {
+      const detail = stderr.trim().split('\n').slice(-3).join('; ') || `${signal ?? code}`;
+      throw new Error(`ffmpeg could not encode the ${codec} video (${detail})`);
+    }
+    if (codec === 'vp9') {
+      const [colour, alpha] = await Promise.all([
+        fs.readFile(streams.colour),
+        fs.readFile(streams.alpha),
+      ]);
+      await fs.writeFile(
+        options.outputFile,
+        await muxVp9WithAlpha(readIvf(colour), readIvf(alpha)),
+      );
+    }
+  } finally {
+    await Promise.all([
+      fs.rm(streams.colour, { force: true }),
+      fs.rm(streams.alpha, { force: true }),
+    ]);
   }
   return { frames: sequence.length, durationMs: sequence.length * unitMs };
 }

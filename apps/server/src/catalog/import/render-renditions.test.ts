@@ -365,7 +365,7 @@ describe('MediaRenderer', () => {
     await render(fs.readFileSync(upload), true);
     const calls = recorder!.readCalls();
     const codecs = new Set(calls.map(({ args }) => args[args.indexOf('-c:v') + 1]));
-    expect([...codecs].sort()).toEqual(['libvpx', 'libx264']);
+    expect([...codecs].sort()).toEqual(['libvpx-vp9', 'libx264']);
     for (const { args } of calls) {
       const inputs = args.flatMap((arg, index) => (arg === '-i' ? [args[index + 1]] : []));
       expect(inputs).toEqual(['pipe:0']);
@@ -373,10 +373,12 @@ describe('MediaRenderer', () => {
       expect(args.slice(0, args.indexOf('-i')).join(' ')).toMatch(
         /-f rawvideo -pix_fmt (rgba|rgb24) -s \d+x\d+/,
       );
-      // The one path is what ffmpeg writes: a file in the item's own staging folder.
+      // The only paths are what ffmpeg writes: files in the item's own staging folder (the
+      // video, or a WebM's colour and alpha streams, webm-alpha.ts).
       const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
-      expect(paths).toEqual([args.at(-1)]);
-      expect(args.at(-1)!.startsWith(`${workDir}${path.sep}item-`)).toBe(true);
+      expect(paths.at(-1)).toBe(args.at(-1));
+      expect(paths.length).toBe(args.includes('libvpx-vp9') ? 2 : 1);
+      for (const file of paths) expect(file.startsWith(`${workDir}${path.sep}item-`)).toBe(true);
       expect(args).not.toContain(upload);
     }
   });

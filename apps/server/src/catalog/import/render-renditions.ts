@@ -283,7 +283,7 @@ function fitLongestSide(info: Size, side: number): Size {
   return info.width >= info.height ? fitWidth(info, side) : fitHeight(info, side);
 }
 
-/** H.264 and VP8 in 4:2:0 need even dimensions: one pixel less (or two at least). */
+/** H.264 and VP9 in 4:2:0 need even dimensions: one pixel less (or two at least). */
 function evenSize(size: Size): Size {
   const even = (value: number) => Math.max(2, value - (value % 2));
   return { width: even(size.width), height: even(size.height) };
@@ -763,7 +763,7 @@ export class MediaRenderer {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const channels = out.channels === 3 ? 3 : 4;
-    const codec: VideoCodec = format === 'mp4' ? 'h264' : 'vp8';
+    const codec: VideoCodec = format === 'mp4' ? 'h264' : 'vp9';
     const target = path.join(this.options.outputDir, `${name}.${format}.encoding`);
     try {
       const encoded = await encodeVideo({

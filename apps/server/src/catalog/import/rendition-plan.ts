@@ -24,7 +24,7 @@ export interface ItemKind {
   isTransparent: boolean;
 }
 
-/** The video format of an item: H.264 has no alpha, so transparent items get WebM (VP8 with alpha). */
+/** The video format of an item: H.264 has no alpha, so transparent items get WebM (VP9 with alpha). */
 export function videoFormatOf(kind: ItemKind): 'mp4' | 'webm' {
   return kind.isTransparent ? 'webm' : 'mp4';
 }
@@ -78,7 +78,7 @@ export function planRenditions(kind: ItemKind): PlannedRendition[] {
     add('later', 'downsized_small', ...video);
     add('later', 'preview', ...video);
     // GIPHY's 15-second loop is for players that cannot loop an MP4 themselves; a transparent
-    // item's WebM plays where `loop` works, and 15 s of it cost seconds of VP8 for megabytes.
+    // item's WebM plays where `loop` works, and 15 s of it cost seconds of VP9 for megabytes.
     if (!kind.isTransparent) add('later', 'looping', ...video);
   }
   add('later', 'tiny', 'gif', 'webp', ...video);

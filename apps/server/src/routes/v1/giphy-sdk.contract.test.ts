@@ -313,7 +313,7 @@ describe('GIPHY SDK contract', () => {
       }
     }
 
-    it('a sticker: GIPHY’s sticker fields, its video as WebM (VP8 alpha), never an MP4, no broken URL', async () => {
+    it('a sticker: GIPHY’s sticker fields, its video as WebM (VP9 alpha), never an MP4, no broken URL', async () => {
       // GIPHY's stickers (and emoji, which are stickers) as recorded: fixtures/giphy/SOURCES.md.
       const stickers = readFixtures('v2-emoji').filter((item) => item.is_sticker === 1);
       expect(stickers.length).toBeGreaterThanOrEqual(10);
