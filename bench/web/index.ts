@@ -632,9 +632,16 @@ export async function runWebBench(options: WebBenchOptions): Promise<WebBenchRes
       ): Promise<LighthouseRun | { page: string; error: string }> => {
         log(`web: Lighthouse ${page.page}${label}`);
         try {
-          const run = await runLighthouse({
+          const job = {
             url: `${target.url}${page.page}`,
             cookie: page.cookie ? `${page.cookie.name}=${page.cookie.value}` : undefined,
+          };
+          // Lighthouse now and then loses its own trace (NO_NAVSTART, "Please run Lighthouse
+          // again"): a page once went unmeasured in a run for it. It is asked once more.
+          const run = await runLighthouse(job).catch((error: Error) => {
+            if (!/run Lighthouse again/i.test(error.message)) throw error;
+            log(`web:   ${page.page}${label}: ${error.message.slice(0, 160)}; once more`);
+            return runLighthouse(job);
           });
           log(
             `web:   ${page.page}${label}: performance ${run.scores.performance}, accessibility ${run.scores.accessibility}, best practices ${run.scores.bestPractices}, LCP ${Math.round(run.metricsMs.lcp ?? 0)} ms`,
