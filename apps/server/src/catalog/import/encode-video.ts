@@ -157,7 +157,12 @@ const VP9_TILE_ALPHA_CRF_OFFSET = 5;
 /** Both streams get the same key frame interval, so their key frames meet (webm-alpha.ts). */
 const VP9_KEYFRAME_INTERVAL = 250;
 
-function h264Arguments(threads: number, crf: number | undefined, isLarge: boolean): string[] {
+function h264Arguments(
+  threads: number,
+  crf: number | undefined,
+  isLarge: boolean,
+  outputFile: string,
+): string[] {
   return [
     '-c:v',
     'libx264',
@@ -176,10 +181,48 @@ function h264Arguments(threads: number, crf: number | undefined, isLarge: boolea
     String(threads),
     '-f',
     'mp4',
+    '-y',
+    outputFile,
   ];
 }
 
-function vp9Arguments(threads: number, crf: number, isLarge: boolean): string[] {
+/** Where ffmpeg writes a WebM's two VP9 streams: IVF files beside the output. */
+interface Vp9Streams {
+  colour: string;
+  alpha: string;
+}
+
+/**
+ * The colour and the alpha plane of the same frames as two VP9 streams (webm-alpha.ts muxes
+ * them): the alpha becomes the second stream's luma as it is (full range, no scaling).
+ */
+function vp9AlphaArguments(
+  threads: number,
+  crf: number | undefined,
+  isLarge: boolean,
+  streams: Vp9Streams,
+): string[] {
+  const colourCrf = crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
+  const alphaCrf = isLarge ? colourCrf : Math.max(0, colourCrf - VP9_TILE_ALPHA_CRF_OFFSET);
+  return [
+    '-filter_complex',
+    '[0:v]split=2[colour][alpha];[colour]format=yuv420p[c];' +
+      '[alpha]alphaextract,scale=in_range=full:out_range=full,format=yuv420p[a]',
+    '-map',
+    '[c]',
+    ...vp9StreamArguments(threads, colourCrf, isLarge, streams.colour),
+    '-map',
+    '[a]',
+    ...vp9StreamArguments(threads, alphaCrf, isLarge, streams.alpha),
+  ];
+}
+
+function vp9StreamArguments(
+  threads: number,
+  crf: number,
+  isLarge: boolean,
+  outputFile: string,
+): string[] {
   return [
     '-c:v',
     'libvpx-vp9',
@@ -200,6 +243,8 @@ function vp9Arguments(threads: number, crf: number, isLarge: boolean): string[] 
     String(threads),
     '-f',
     'ivf',
+    '-y',
+    outputFile,
   ];
 }
 
@@ -227,35 +272,13 @@ export async function encodeVideo(
   const { unitMs, sequence } = planTimeline(frames.delays.slice(0, frames.frames), options.repeat);
   const threads = Math.max(1, options.threads ?? 1);
   const isLarge = frames.width * frames.height > LARGE_FRAME_PIXELS;
-  const colourCrf = options.crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
-  // VP9's two streams go to IVF files beside the output, muxed into it once both are whole.
-  const streams = {
-    colour: `${options.outputFile}.colour.ivf`,
-    alpha: `${options.outputFile}.alpha.ivf`,
-  };
-  const outputs =
-    codec === 'h264'
-      ? [...h264Arguments(threads, options.crf, isLarge), '-y', options.outputFile]
-      : [
-          '-filter_complex',
-          // The alpha plane becomes the second stream's luma as it is (full range, no scaling).
-          '[0:v]split=2[colour][alpha];[colour]format=yuv420p[c];' +
-            '[alpha]alphaextract,scale=in_range=full:out_range=full,format=yuv420p[a]',
-          '-map',
-          '[c]',
-          ...vp9Arguments(threads, colourCrf, isLarge),
-          '-y',
-          streams.colour,
-          '-map',
-          '[a]',
-          ...vp9Arguments(
-            threads,
-            isLarge ? colourCrf : Math.max(0, colourCrf - VP9_TILE_ALPHA_CRF_OFFSET),
-            isLarge,
-          ),
-          '-y',
-          streams.alpha,
-        ];
+  const streams: Vp9Streams | undefined =
+    codec === 'vp9'
+      ? { colour: `${options.outputFile}.colour.ivf`, alpha: `${options.outputFile}.alpha.ivf` }
+      : undefined;
+  const outputs = streams
+    ? vp9AlphaArguments(threads, options.crf, isLarge, streams)
+    : h264Arguments(threads, options.crf, isLarge, options.outputFile);
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -324,7 +347,7 @@ export async function encodeVideo(
       const detail = stderr.trim().split('\n').slice(-3).join('; ') || `${signal ?? code}`;
       throw new Error(`ffmpeg could not encode the ${codec} video (${detail})`);
     }
-    if (codec === 'vp9') {
+    if (streams) {
       const [colour, alpha] = await Promise.all([
         fs.readFile(streams.colour),
         fs.readFile(streams.alpha),
@@ -335,10 +358,13 @@ export async function encodeVideo(
       );
     }
   } finally {
-    await Promise.all([
-      fs.rm(streams.colour, { force: true }),
-      fs.rm(streams.alpha, { force: true }),
-    ]);
+    // A failed run leaves what it wrote of the streams: gone too.
+    if (streams) {
+      await Promise.all([
+        fs.rm(streams.colour, { force: true }),
+        fs.rm(streams.alpha, { force: true }),
+      ]);
+    }
   }
   return { frames: sequence.length, durationMs: sequence.length * unitMs };
 }

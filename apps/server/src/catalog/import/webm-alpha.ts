@@ -1,11 +1,3 @@
-import {
-  BufferTarget,
-  EncodedPacket,
-  EncodedVideoPacketSource,
-  Output,
-  WebMOutputFormat,
-} from 'mediabunny';
-
 /**
  * A WebM with alpha from two VP9 streams that ffmpeg coded apart: the colour, and the alpha
  * plane as the luma of a second stream (docs/catalog.md, "Renditions"). This is the layout
@@ -104,6 +96,10 @@ export async function muxVp9WithAlpha(colour: IvfStream, alpha: IvfStream): Prom
   if (colour.width !== alpha.width || colour.height !== alpha.height) {
     throw new Error('the colour and alpha streams differ in size');
   }
+  // Loaded here, not with the module: it takes about 100 ms, and the server and every decoder
+  // import this file while only a transparent item's later renditions mux.
+  const { BufferTarget, EncodedPacket, EncodedVideoPacketSource, Output, WebMOutputFormat } =
+    await import('mediabunny');
   const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
   const source = new EncodedVideoPacketSource('vp9');
   output.addVideoTrack(source);
