@@ -85,6 +85,37 @@ function makeFrames(width: number, height: number, count: number): VideoFrames {
   return { data, width, height, frames: count, delays: Array<number>(count).fill(100) };
 }
 
+/** A square sliding a pixel a frame across a still background: no scene cut anywhere. */
+function makeSlidingSquare(width: number, height: number, count: number): VideoFrames {
+  const data = Buffer.alloc(width * height * 3 * count, 40);
+  for (let frame = 0; frame < count; frame += 1) {
+    for (let y = 8; y < 24; y += 1) {
+      for (let x = 0; x < 16; x += 1) {
+        const offset = ((frame * height + y) * width + ((x + frame) % width)) * 3;
+        data.set([230, 120, 20], offset);
+      }
+    }
+  }
+  return { data, channels: 3, width, height, frames: count, delays: Array<number>(count).fill(40) };
+}
+
+/** Key frames and frames of an MP4's video track, as a player reads them. */
+async function countKeyFrames(file: string): Promise<{ keys: number; frames: number }> {
+  const { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } = await import('mediabunny');
+  const input = new Input({
+    formats: ALL_FORMATS,
+    source: new BufferSource(fs.readFileSync(file)),
+  });
+  const track = await input.getPrimaryVideoTrack();
+  let keys = 0;
+  let frames = 0;
+  for await (const packet of new EncodedPacketSink(track!).packets()) {
+    frames += 1;
+    if (packet.type === 'key') keys += 1;
+  }
+  return { keys, frames };
+}
+
 describe('encodeVideo with the packaged ffmpeg', () => {
   const ffmpegPath = resolveFfmpegPath()!;
   let workDir: string;
@@ -151,5 +182,12 @@ describe('encodeVideo with the packaged ffmpeg', () => {
     const probe = spawnSync(ffmpegPath, ['-hide_banner', '-i', outputFile], { encoding: 'utf8' });
     expect(probe.stderr).toMatch(/Video: h264 \(High\) \(avc1 \/ 0x31637661\), yuv420p/);
     expect(probe.stderr).not.toMatch(/Audio:/);
+  });
+
+  it('gives a long loop one key frame, at its start, rather than one every 250 frames', async () => {
+    const outputFile = path.join(workDir, 'long-loop.mp4');
+    const frames = makeSlidingSquare(64, 32, 300);
+    await encodeVideo({ ffmpegPath, codec: 'h264', frames, outputFile });
+    expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });
   });
 });

@@ -143,6 +143,14 @@ const H264_TILE_CRF = 23;
 const H264_LARGE_CRF = 25;
 
 /**
+ * One key frame, the first, and x264's own at scene cuts: a loop is played from its start and
+ * never sought, so x264's default of one every 250 frames only spent bytes on long animations.
+ * On a 58-second terminal recording (380 frames, played as about 1,160), the 200 px tile went
+ * from 163 to 147 KB at SSIM 0.9939 → 0.9933; a loop shorter than 250 frames is unchanged.
+ */
+const H264_KEYFRAMES = 'keyint=infinite';
+
+/**
  * VP9 for a sticker's tile at the quality of a GIF's H.264 tile: on a 200 px, 99-frame Noto
  * emoji, colour at CRF 40 keeps SSIM 0.982 (VP8's tile, 0.981) in 74 KB, and alpha five steps
  * finer keeps its edges clean (SSIM 0.985) in 45 KB. Large frames (the item page's original)
@@ -174,6 +182,8 @@ function h264Arguments(
     'yuv420p',
     '-profile:v',
     'high',
+    '-x264-params',
+    H264_KEYFRAMES,
     // Browsers start playing before the last byte arrives: the index goes first.
     '-movflags',
     '+faststart',
