@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeVideoFrames, pixelAt, summarizeMp4 } from '../../test-support/media.ts';
 import { encodeVideo, resolveFfmpegPath } from './encode-video.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 const ffmpegPath = resolveFfmpegPath();
 
@@ -22,13 +22,7 @@ function makeRgbFrames(width: number, height: number, colours: Array<[number, nu
 }
 
 describe.skipIf(!ffmpegPath)('encodeVideo with RGB frames', () => {
-  let workDir: string;
-  beforeAll(() => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-encode-rgb-'));
-  });
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const workDir = useTempDir('sticky-encode-rgb-');
 
   it('makes an H.264 MP4 of RGB frames that shows their colours, in order and for their time', async () => {
     const colours: Array<[number, number, number]> = [
@@ -36,7 +30,7 @@ describe.skipIf(!ffmpegPath)('encodeVideo with RGB frames', () => {
       [40, 200, 60],
       [40, 60, 220],
     ];
-    const outputFile = path.join(workDir, 'rgb.mp4');
+    const outputFile = path.join(workDir(), 'rgb.mp4');
     const frames = { ...makeRgbFrames(32, 24, colours), delays: [100, 200, 100] };
     const encoded = await encodeVideo({
       ffmpegPath: ffmpegPath!,
@@ -67,7 +61,7 @@ describe.skipIf(!ffmpegPath)('encodeVideo with RGB frames', () => {
         ffmpegPath: ffmpegPath!,
         codec: 'vp9',
         frames,
-        outputFile: path.join(workDir, 'rgb.webm'),
+        outputFile: path.join(workDir(), 'rgb.webm'),
       }),
     ).rejects.toThrow('RGBA');
   });

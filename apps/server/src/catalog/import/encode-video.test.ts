@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readH264Config, recordFfmpegCalls } from '../../test-support/video-checks.ts';
 import { encodeVideo, planTimeline, playedDelayMs, resolveFfmpegPath } from './encode-video.ts';
 import type { VideoFrames } from './encode-video.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 /** How many steps each source frame is shown for. */
 const runsOf = (sequence: readonly number[]) =>
@@ -118,22 +118,16 @@ async function countKeyFrames(file: string): Promise<{ keys: number; frames: num
 
 describe('encodeVideo with the packaged ffmpeg', () => {
   const ffmpegPath = resolveFfmpegPath()!;
-  let workDir: string;
-  beforeAll(() => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-encode-'));
-  });
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const workDir = useTempDir('sticky-encode-');
 
   it('hands ffmpeg raw frames on its stdin, never a file to read, and none of our environment', async () => {
-    const recorder = recordFfmpegCalls(ffmpegPath, workDir);
+    const recorder = recordFfmpegCalls(ffmpegPath, workDir());
     // A secret in the server's environment must not reach the encoder (docs/security.md).
     process.env.STICKY_TEST_SECRET = 'not-for-ffmpeg';
     const outputs: string[] = [];
     try {
       for (const codec of ['h264', 'vp9'] as const) {
-        const outputFile = path.join(workDir, `out-${codec}.video`);
+        const outputFile = path.join(workDir(), `out-${codec}.video`);
         outputs.push(outputFile);
         await encodeVideo({
           ffmpegPath: recorder.ffmpegPath,
@@ -169,7 +163,7 @@ describe('encodeVideo with the packaged ffmpeg', () => {
   });
 
   it('makes H.264 High in yuv420p, as the avcC box and ffmpeg reading our file both say', async () => {
-    const outputFile = path.join(workDir, 'clip.mp4');
+    const outputFile = path.join(workDir(), 'clip.mp4');
     await encodeVideo({ ffmpegPath, codec: 'h264', frames: makeFrames(64, 48, 6), outputFile });
     expect(readH264Config(fs.readFileSync(outputFile))).toEqual({
       sampleEntry: 'avc1',
@@ -185,7 +179,7 @@ describe('encodeVideo with the packaged ffmpeg', () => {
   });
 
   it('gives a long loop one key frame, at its start, rather than one every 250 frames', async () => {
-    const outputFile = path.join(workDir, 'long-loop.mp4');
+    const outputFile = path.join(workDir(), 'long-loop.mp4');
     const frames = makeSlidingSquare(64, 32, 300);
     await encodeVideo({ ffmpegPath, codec: 'h264', frames, outputFile });
     expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });

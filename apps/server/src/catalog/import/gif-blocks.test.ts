@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { summarizeMp4 } from '../../test-support/media.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import { extractFirstGifFrame, isGifNeverCleared } from './gif-blocks.ts';
 import { inspectMedia } from './inspect-media.ts';
 import { MediaRenderer } from './render-renditions.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 interface FrameSpec {
   colour: string;
@@ -136,13 +136,7 @@ describe('extractFirstGifFrame', () => {
 });
 
 describe('tiles of GIFs that declare transparency', () => {
-  let workDir: string;
-  beforeAll(() => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-gif-disposal-'));
-  });
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const workDir = useTempDir('sticky-gif-disposal-');
 
   /** The RGBA of the bottom right quarter's middle, frame by frame, in the 200 px WebP tile. */
   async function cornerOfTile(bytes: Buffer): Promise<number[][]> {
@@ -155,7 +149,7 @@ describe('tiles of GIFs that declare transparency', () => {
     if (!inspection.ok) throw new Error(inspection.reason);
     const files = await new MediaRenderer(bytes, {
       info: inspection.info,
-      outputDir: fs.mkdtempSync(path.join(workDir, 'item-')),
+      outputDir: fs.mkdtempSync(path.join(workDir(), 'item-')),
       isTransparent: false,
       phase: 'ready',
       parallelism: 2,
@@ -198,7 +192,7 @@ describe('tiles of GIFs that declare transparency', () => {
     const ffmpegPath = resolveFfmpegPath();
     const files = await new MediaRenderer(bytes, {
       info: inspection.info,
-      outputDir: fs.mkdtempSync(path.join(workDir, 'item-')),
+      outputDir: fs.mkdtempSync(path.join(workDir(), 'item-')),
       isTransparent: false,
       ffmpegPath,
       phase: 'ready',

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeVideoFrames, makeAnimation, pixelAt } from '../../test-support/media.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import { inspectMedia } from './inspect-media.ts';
 import { MediaRenderer } from './render-renditions.ts';
 import type { RenderedFile } from './render-renditions.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 const limits = {
   maxBytes: 50 * 1024 * 1024,
@@ -17,7 +17,7 @@ const limits = {
 };
 const ffmpegPath = resolveFfmpegPath();
 
-let workDir: string;
+const workDir = useTempDir('sticky-ready-');
 
 async function renderReady(
   bytes: Buffer,
@@ -27,7 +27,7 @@ async function renderReady(
   if (!inspection.ok) throw new Error(inspection.reason);
   return new MediaRenderer(bytes, {
     info: inspection.info,
-    outputDir: fs.mkdtempSync(path.join(workDir, 'item-')),
+    outputDir: fs.mkdtempSync(path.join(workDir(), 'item-')),
     isTransparent: options.isTransparent,
     ffmpegPath,
     phase: 'ready',
@@ -95,13 +95,6 @@ async function makeLateHole(size: number): Promise<Buffer> {
 }
 
 describe('the ready tier', () => {
-  beforeAll(() => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-ready-'));
-  });
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
-
   it('keeps transparency that only a late frame shows, in every tile made from it', async () => {
     // 320 px: the tiles are resized from it; 120 px: they are the decoded frames as they are.
     for (const size of [320, 120]) {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { SharpOptions } from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   decodeVideoFrames,
   makeAnimation,
@@ -20,6 +19,7 @@ import { MediaRenderer } from './render-renditions.ts';
 import type { RenderedFile } from './render-renditions.ts';
 import { planRenditions } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 const limits = {
   maxBytes: 50 * 1024 * 1024,
@@ -37,7 +37,7 @@ interface Rendered {
   files: RenderedFile[];
 }
 
-let workDir: string;
+const workDir = useTempDir('sticky-renditions-');
 /** ffmpeg as the renderer runs it, each call written down (test-support/video-checks.ts). */
 let recorder: { ffmpegPath: string; readCalls: () => FfmpegCall[] } | undefined;
 
@@ -49,7 +49,7 @@ async function render(
 ): Promise<Rendered> {
   const inspection = await inspectMedia(bytes, limits);
   if (!inspection.ok) throw new Error(inspection.reason);
-  const outputDir = fs.mkdtempSync(path.join(workDir, 'item-'));
+  const outputDir = fs.mkdtempSync(path.join(workDir(), 'item-'));
   const files = await new MediaRenderer(bytes, {
     info: inspection.info,
     outputDir,
@@ -93,8 +93,7 @@ describe('MediaRenderer', () => {
   const item = (name: string) => items.get(name)!;
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-renditions-'));
-    recorder = recordFfmpegCalls(ffmpegPath!, workDir);
+    recorder = recordFfmpegCalls(ffmpegPath!, workDir());
     // A landscape GIF larger than every tile, a sticker, a small WebP sticker, odd timings, a still.
     items.set(
       'gif',
@@ -132,9 +131,6 @@ describe('MediaRenderer', () => {
     items.set('still', await render(still, false));
     items.set('long noise', await render(await makeNoiseAnimation(200, 150, 25), false));
   }, 240_000);
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
 
   it('finds ffmpeg in the installed package', () => {
     expect(ffmpegPath).toMatch(/@ffmpeg-installer\/.+\/ffmpeg$/);
@@ -359,7 +355,7 @@ describe('MediaRenderer', () => {
 
   it('never hands ffmpeg the source: every run reads raw frames from its stdin', async () => {
     // The source as an upload leaves it on disk: no run of ffmpeg may name it.
-    const upload = path.join(workDir, 'upload.gif');
+    const upload = path.join(workDir(), 'upload.gif');
     const bytes = await makeAnimation({ frames: 4, width: 40, isTransparent: true });
     fs.writeFileSync(upload, bytes);
     await render(fs.readFileSync(upload), true);
@@ -378,7 +374,7 @@ describe('MediaRenderer', () => {
       const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
       expect(paths.at(-1)).toBe(args.at(-1));
       expect(paths.length).toBe(args.includes('libvpx-vp9') ? 2 : 1);
-      for (const file of paths) expect(file.startsWith(`${workDir}${path.sep}item-`)).toBe(true);
+      for (const file of paths) expect(file.startsWith(`${workDir()}${path.sep}item-`)).toBe(true);
       expect(args).not.toContain(upload);
     }
   });

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeVideoFrames, pixelAt } from '../../test-support/media.ts';
 import { encodeVideo, resolveFfmpegPath } from './encode-video.ts';
 import { isVp9KeyFrame, muxVp9WithAlpha, readIvf } from './webm-alpha.ts';
+import { useTempDir } from '../../test-support/files.ts';
 
 const ffmpegPath = resolveFfmpegPath();
 
@@ -47,16 +47,10 @@ function encodeIvf(dir: string, name: string, frames: number): Buffer {
 }
 
 describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
-  let workDir: string;
-  beforeAll(() => {
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-webm-alpha-'));
-  });
-  afterAll(() => {
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const workDir = useTempDir('sticky-webm-alpha-');
 
   it('encodes a sticker whose alpha a browser’s decoder reads back, transparent around it', async () => {
-    const outputFile = path.join(workDir, 'square.webm');
+    const outputFile = path.join(workDir(), 'square.webm');
     const encoded = await encodeVideo({
       ffmpegPath: ffmpegPath!,
       codec: 'vp9',
@@ -71,7 +65,7 @@ describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
     });
     expect(encoded).toEqual({ frames: 6, durationMs: 600 });
     // Only the WebM is left: the two streams beside it are gone.
-    expect(fs.readdirSync(workDir).filter((name) => name.startsWith('square'))).toEqual([
+    expect(fs.readdirSync(workDir()).filter((name) => name.startsWith('square'))).toEqual([
       'square.webm',
     ]);
     const probe = spawnSync(ffmpegPath!, ['-hide_banner', '-i', outputFile], { encoding: 'utf8' });
@@ -90,7 +84,7 @@ describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
   });
 
   it('reads IVF frames and knows a key frame from the ones after it', () => {
-    const stream = readIvf(encodeIvf(workDir, 'noise', 5));
+    const stream = readIvf(encodeIvf(workDir(), 'noise', 5));
     expect(stream).toMatchObject({ codec: 'VP90', width: 32, height: 24 });
     expect(stream.frames.map((frame) => frame.pts)).toEqual([0, 1, 2, 3, 4]);
     expect(stream.secondsPerTick).toBeCloseTo(0.1);
@@ -104,7 +98,7 @@ describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
   });
 
   it('refuses what is not a whole IVF stream, and streams that do not pair', async () => {
-    const bytes = encodeIvf(workDir, 'pair', 4);
+    const bytes = encodeIvf(workDir(), 'pair', 4);
     expect(() => readIvf(Buffer.from('not a video at all, not even close'))).toThrow('not an IVF');
     expect(() => readIvf(bytes.subarray(0, bytes.length - 3))).toThrow('cut');
     const stream = readIvf(bytes);
