@@ -86,20 +86,25 @@ function makeFrames(width: number, height: number, count: number): VideoFrames {
 }
 
 /** A square sliding a pixel a frame across a still background: no scene cut anywhere. */
-function makeSlidingSquare(width: number, height: number, count: number): VideoFrames {
-  const data = Buffer.alloc(width * height * 3 * count, 40);
+function makeSlidingSquare(
+  width: number,
+  height: number,
+  count: number,
+  channels: 3 | 4,
+): VideoFrames {
+  const data = Buffer.alloc(width * height * channels * count, 40);
+  const square = [230, 120, 20, 255].slice(0, channels);
   for (let frame = 0; frame < count; frame += 1) {
     for (let y = 8; y < 24; y += 1) {
       for (let x = 0; x < 16; x += 1) {
-        const offset = ((frame * height + y) * width + ((x + frame) % width)) * 3;
-        data.set([230, 120, 20], offset);
+        data.set(square, ((frame * height + y) * width + ((x + frame) % width)) * channels);
       }
     }
   }
-  return { data, channels: 3, width, height, frames: count, delays: Array<number>(count).fill(40) };
+  return { data, channels, width, height, frames: count, delays: Array<number>(count).fill(40) };
 }
 
-/** Key frames and frames of an MP4's video track, as a player reads them. */
+/** Key frames and frames of a video file's track, as a player reads them. */
 async function countKeyFrames(file: string): Promise<{ keys: number; frames: number }> {
   const { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } = await import('mediabunny');
   const input = new Input({
@@ -178,10 +183,16 @@ describe('encodeVideo with the packaged ffmpeg', () => {
     expect(probe.stderr).not.toMatch(/Audio:/);
   });
 
-  it('gives a long loop one key frame, at its start, rather than one every 250 frames', async () => {
-    const outputFile = path.join(workDir(), 'long-loop.mp4');
-    const frames = makeSlidingSquare(64, 32, 300);
-    await encodeVideo({ ffmpegPath, codec: 'h264', frames, outputFile });
-    expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });
-  });
+  it.each([
+    ['h264', 'long-loop.mp4', 3],
+    ['vp9', 'long-loop.webm', 4],
+  ] as const)(
+    'gives a long %s loop one key frame, at its start, rather than one every 250 frames',
+    async (codec, name, channels) => {
+      const outputFile = path.join(workDir(), name);
+      const frames = makeSlidingSquare(64, 32, 300, channels);
+      await encodeVideo({ ffmpegPath, codec, frames, outputFile });
+      expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });
+    },
+  );
 });

@@ -143,12 +143,13 @@ const H264_TILE_CRF = 23;
 const H264_LARGE_CRF = 25;
 
 /**
- * One key frame, the first, and x264's own at scene cuts: a loop is played from its start and
- * never sought, so x264's default of one every 250 frames only spent bytes on long animations.
- * On a 58-second terminal recording (380 frames, played as about 1,160), the 200 px tile went
- * from 163 to 147 KB at SSIM 0.9939 → 0.9933; a loop shorter than 250 frames is unchanged.
+ * Key frames: one per video, its first, plus what the encoder places at scene cuts. A loop is
+ * played from its start and never sought, so the encoders' default of one every 250 frames only
+ * spent bytes on long animations: on a 58-second terminal recording (380 frames, played as about
+ * 1,160), the 200 px H.264 tile went from 163 to 147 KB at SSIM 0.9939 → 0.9933. A WebM's two
+ * streams get the same interval, so their first key frames meet (webm-alpha.ts).
  */
-const H264_KEYFRAMES = 'keyint=infinite';
+const keyframeArguments = (frames: number) => ['-g', String(Math.max(1, frames))];
 
 /**
  * VP9 for a sticker's tile at the quality of a GIF's H.264 tile: on a 200 px, 99-frame Noto
@@ -162,13 +163,12 @@ const VP9_TILE_CRF = 40;
 const VP9_LARGE_CRF = 36;
 /** On tiles, the alpha stream's CRF is this much finer than the colour's: frayed edges show. */
 const VP9_TILE_ALPHA_CRF_OFFSET = 5;
-/** Both streams get the same key frame interval, so their key frames meet (webm-alpha.ts). */
-const VP9_KEYFRAME_INTERVAL = 250;
 
 function h264Arguments(
   threads: number,
   crf: number | undefined,
   isLarge: boolean,
+  frames: number,
   outputFile: string,
 ): string[] {
   return [
@@ -182,8 +182,7 @@ function h264Arguments(
     'yuv420p',
     '-profile:v',
     'high',
-    '-x264-params',
-    H264_KEYFRAMES,
+    ...keyframeArguments(frames),
     // Browsers start playing before the last byte arrives: the index goes first.
     '-movflags',
     '+faststart',
@@ -210,6 +209,7 @@ function vp9AlphaArguments(
   threads: number,
   crf: number | undefined,
   isLarge: boolean,
+  frames: number,
   streams: Vp9Streams,
 ): string[] {
   const colourCrf = crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
@@ -220,10 +220,10 @@ function vp9AlphaArguments(
       '[alpha]alphaextract,scale=in_range=full:out_range=full,format=yuv420p[a]',
     '-map',
     '[c]',
-    ...vp9StreamArguments(threads, colourCrf, isLarge, streams.colour),
+    ...vp9StreamArguments(threads, colourCrf, isLarge, frames, streams.colour),
     '-map',
     '[a]',
-    ...vp9StreamArguments(threads, alphaCrf, isLarge, streams.alpha),
+    ...vp9StreamArguments(threads, alphaCrf, isLarge, frames, streams.alpha),
   ];
 }
 
@@ -231,6 +231,7 @@ function vp9StreamArguments(
   threads: number,
   crf: number,
   isLarge: boolean,
+  frames: number,
   outputFile: string,
 ): string[] {
   return [
@@ -247,8 +248,7 @@ function vp9StreamArguments(
     isLarge ? '6' : '5',
     '-row-mt',
     '1',
-    '-g',
-    String(VP9_KEYFRAME_INTERVAL),
+    ...keyframeArguments(frames),
     '-threads',
     String(threads),
     '-f',
@@ -287,8 +287,8 @@ export async function encodeVideo(
       ? { colour: `${options.outputFile}.colour.ivf`, alpha: `${options.outputFile}.alpha.ivf` }
       : undefined;
   const outputs = streams
-    ? vp9AlphaArguments(threads, options.crf, isLarge, streams)
-    : h264Arguments(threads, options.crf, isLarge, options.outputFile);
+    ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, streams)
+    : h264Arguments(threads, options.crf, isLarge, sequence.length, options.outputFile);
   const args = [
     '-hide_banner',
     '-loglevel',
