@@ -15,15 +15,13 @@ export function listFilesUnder(dir: string): string[] {
 /**
  * A folder of the calling suite's own under the system's temporary folder: made before its
  * tests, removed after them, and after every `afterAll` registered later (Vitest runs them in
- * reverse), so a server or database using it has stopped first. The function returns its
- * path; call it inside hooks and tests. `mode` opens it to others, as an embedded PostgreSQL
- * that runs as another user needs when the tests run as root.
+ * reverse), so a server using it has stopped first. The function returns its path; call it
+ * inside hooks and tests.
  */
-export function useTempDir(prefix: string, options: { mode?: number } = {}): () => string {
+export function useTempDir(prefix: string): () => string {
   let dir: string | undefined;
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    if (options.mode !== undefined) fs.chmodSync(dir, options.mode);
   });
   afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
