@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
+import { refreshItemDocuments } from '../../apps/server/src/catalog/query/item-json.ts';
 import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import type { Baseline } from '../lib/baseline.ts';
@@ -252,6 +253,16 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
     const deps = { config, database: server.database, services };
     for (const size of options.sizes) {
       const growth = await growServerCatalog(server, size, 'the');
+      // What the catalog's maintenance does within a minute of a start, then hourly
+      // (docs/catalog.md, "Item documents"): the most popular items' documents, made ahead.
+      const documentsStarted = performance.now();
+      const documents = await refreshItemDocuments(deps, {
+        perType: config.itemDocumentsPerType,
+        format: services.itemDocuments.format,
+      });
+      log(
+        `search:   item documents: ${documents.made.toLocaleString('en')} made, ${documents.removed} removed in ${((performance.now() - documentsStarted) / 1000).toFixed(1)} s`,
+      );
       if (before) {
         const grown = await growServerCatalog(before, size, `${options.baseline!.commit}'s`);
         if (grown.items !== growth.items) {

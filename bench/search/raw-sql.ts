@@ -10,7 +10,7 @@ import type { CatalogServices } from '../../apps/server/src/catalog/catalog-serv
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import { listRelatedItemIds } from '../../apps/server/src/catalog/query/related.ts';
 import { searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
-import { serializeItemsJson } from '../../apps/server/src/catalog/query/serialize.ts';
+import { serializeItemsJson } from '../../apps/server/src/catalog/query/item-json.ts';
 import { readTrendingPage } from '../../apps/server/src/catalog/query/trending-pages.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { summarizeLatencies } from '../lib/stats.ts';

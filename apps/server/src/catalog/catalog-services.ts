@@ -4,6 +4,7 @@ import type { Media } from './import/media-services.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { startCatalogMaintenance } from './maintenance.ts';
 import type { CatalogMaintenance, MaintenanceLogger } from './maintenance.ts';
+import { createItemDocumentWriter } from './query/item-documents.ts';
 import { createQueryCaches } from './query/query-caches.ts';
 import type { QueryCaches } from './query/query-caches.ts';
 import { createTextRenderer } from './text/text-renderer.ts';
@@ -36,8 +37,15 @@ export interface CatalogServicesOptions {
 
 export function createCatalogServices(options: CatalogServicesOptions): CatalogServices {
   const { config, database } = options;
+  const itemDocuments = createItemDocumentWriter({
+    database,
+    config,
+    isEnabled: config.itemDocumentsPerType > 0,
+    log: options.log,
+  });
   const caches = createQueryCaches(database, {
     trendingMaxAgeMs: config.trendingMaxAgeMs,
+    itemDocuments,
     now: options.now,
   });
   // One drawing per import worker plus one drawing: a burst of new phrases keeps the cores
@@ -45,7 +53,11 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
   const textRenderer = createTextRenderer({ concurrency: config.importLimits.workers + 1 });
   const maintenance = startCatalogMaintenance(
     { config, database, media: options.media },
-    { textRenderKeepDays: config.textRendering.keepDays, log: options.log },
+    {
+      textRenderKeepDays: config.textRendering.keepDays,
+      itemDocuments: { perType: config.itemDocumentsPerType, format: itemDocuments.format },
+      log: options.log,
+    },
   );
   const { close: closeCaches, ...queryCaches } = caches;
   return {
@@ -57,6 +69,7 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
       .digest('hex'),
     close: async () => {
       await maintenance.close();
+      await itemDocuments.close();
       await textRenderer.close();
       closeCaches();
     },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { pruneSearchActivity } from './activity/search-queries.ts';
 import { purgeStaleRenderings } from './text/purge-renderings.ts';
 import type { PurgeDeps } from './text/purge-renderings.ts';
+import { refreshItemDocuments } from './query/item-json.ts';
 import type { CatalogDeps } from './query/items.ts';
 
 type MaintenanceDeps = CatalogDeps & PurgeDeps;
@@ -18,6 +19,9 @@ export interface MaintenanceSummary {
   searchersPruned: number;
   searchDaysPruned: number;
   quotaDaysPruned: number;
+  /** Item documents removed (no longer popular enough, an older format) and made. */
+  documentsRemoved: number;
+  documentsMade: number;
 }
 
 export interface CatalogMaintenance {
@@ -27,13 +31,19 @@ export interface CatalogMaintenance {
   close: () => Promise<void>;
 }
 
+interface MaintenanceOptions {
+  textRenderKeepDays: number;
+  /** The documents to keep (ITEM_DOCUMENTS_PER_TYPE) and the serializer's format. */
+  itemDocuments: { perType: number; format: string };
+}
+
 /** Any key works; this one is ours alone (pg advisory locks are per database). */
 const MAINTENANCE_LOCK_KEY = 0x5717c4;
 
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
   deps: MaintenanceDeps,
-  options: { textRenderKeepDays: number },
+  options: MaintenanceOptions,
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
   try {
@@ -48,6 +58,8 @@ async function runMaintenance(
         searchersPruned: 0,
         searchDaysPruned: 0,
         quotaDaysPruned: 0,
+        documentsRemoved: 0,
+        documentsMade: 0,
       };
     }
     try {
@@ -56,12 +68,15 @@ async function runMaintenance(
       const quota = await deps.database.db.execute(
         sql`DELETE FROM text_render_counts WHERE day < (now() AT TIME ZONE 'utc')::date`,
       );
+      const documents = await refreshItemDocuments(deps, options.itemDocuments);
       return {
         isDone: true,
         renderingsPurged: renderings.items,
         searchersPruned: search.searchers,
         searchDaysPruned: search.queries,
         quotaDaysPruned: quota.rowCount ?? 0,
+        documentsRemoved: documents.removed,
+        documentsMade: documents.made,
       };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MAINTENANCE_LOCK_KEY]).catch(() => {});
@@ -78,8 +93,7 @@ async function runMaintenance(
  */
 export function startCatalogMaintenance(
   deps: MaintenanceDeps,
-  options: {
-    textRenderKeepDays: number;
+  options: MaintenanceOptions & {
     log: MaintenanceLogger;
     intervalMs?: number;
     firstRunDelayMs?: number;
@@ -100,6 +114,9 @@ export function startCatalogMaintenance(
       .then((summary) => {
         if (summary.renderingsPurged > 0) {
           options.log.info(summary, 'purged animated text nobody favorited');
+        }
+        if (summary.documentsMade > 0 || summary.documentsRemoved > 0) {
+          options.log.info(summary, 'kept the documents of the most popular items');
         }
       })
       .catch((error: unknown) => options.log.warn({ err: error }, 'catalog maintenance failed'))

@@ -289,6 +289,7 @@ const envSchema = z
     // The catalog's limits (docs/catalog.md; docs/security.md, "Rate limits and quotas").
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt('DATABASE_STATEMENT_TIMEOUT_MS', 15_000),
     TRENDING_MAX_AGE_SECONDS: wholeNumber('TRENDING_MAX_AGE_SECONDS', 60),
+    ITEM_DOCUMENTS_PER_TYPE: wholeNumber('ITEM_DOCUMENTS_PER_TYPE', 50_000),
     SEARCH_RANK_CANDIDATES: positiveInt('SEARCH_RANK_CANDIDATES', 500, 100_000),
     TEXT_RENDERS_PER_DAY: positiveInt('TEXT_RENDERS_PER_DAY', 200),
     TEXT_RENDER_KEEP_DAYS: positiveInt('TEXT_RENDER_KEEP_DAYS', 30),
@@ -523,6 +524,11 @@ export interface AppConfig {
   statementTimeoutMs: number;
   /** How long a trending page outlives a move of popularity (0: follows at once). */
   trendingMaxAgeMs: number;
+  /**
+   * Items' JSON kept in the database for the most popular this many of each type (0: none;
+   * docs/catalog.md, "Item documents").
+   */
+  itemDocumentsPerType: number;
   /** How a search ranks (docs/catalog.md, "Search"). */
   search: {
     /** Matches ranked by relevance together, most popular first: the bound of a search's work. */
@@ -647,6 +653,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     trendingMaxAgeMs: e.TRENDING_MAX_AGE_SECONDS * 1000,
+    itemDocumentsPerType: e.ITEM_DOCUMENTS_PER_TYPE,
     search: { rankCandidates: e.SEARCH_RANK_CANDIDATES },
     textRendering: {
       perPersonPerDay: e.TEXT_RENDERS_PER_DAY,

@@ -82,6 +82,8 @@ export const creators = pgTable('creators', {
   profileUrl: text('profile_url').notNull().default(''),
   websiteUrl: text('website_url').notNull().default(''),
   isVerified: boolean('is_verified').notNull().default(false),
+  /** Moved by a trigger whenever a shown column changes: its items' documents then go stale. */
+  documentVersion: integer('document_version').notNull().default(0),
 });
 
 export const items = pgTable(
@@ -124,6 +126,12 @@ export const items = pgTable(
      * trending, related and the counts at once; only its owner and admins still open it.
      */
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    /**
+     * Moved by triggers whenever what the item's JSON shows changes: a shown column or a
+     * rendition (migration 0015). A kept document made at another version is never sent
+     * (docs/catalog.md, "Item documents").
+     */
+    documentVersion: integer('document_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Exact words (simple + unaccent): what search matches first and typo correction learns. */
@@ -397,6 +405,22 @@ export const relatedListsState = pgTable('related_lists_state', {
 export const relatedListsChanges = pgTable('related_lists_changes', {
   seq: bigserial('seq', { mode: 'number' }).primaryKey(),
   itemId: text('item_id').notNull(),
+});
+
+/**
+ * Items' JSON kept in the database, so a cold page reads it instead of serializing
+ * (catalog/query/item-documents.ts; docs/catalog.md, "Item documents"): with the site's URLs as
+ * placeholders, valid while the item's and its creator's document versions and the
+ * serializer's format are the ones it was made from. Kept for the most popular items only.
+ */
+export const itemDocuments = pgTable('item_documents', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => items.id, { onDelete: 'cascade' }),
+  format: text('format').notNull(),
+  itemVersion: integer('item_version').notNull(),
+  creatorVersion: integer('creator_version').notNull(),
+  json: text('json').notNull(),
 });
 
 /** Landing page views: a daily count per path, no cookie, no personal data. */

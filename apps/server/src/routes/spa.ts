@@ -21,7 +21,7 @@ import {
 import type { ContentFilter, ItemType, RenditionMedia, SessionUser } from '@sticky/contracts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
-import type { SerializedItems } from '../catalog/query/serialize.ts';
+import type { SerializedItems } from '../catalog/query/item-json.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
 import type { TrendingPage } from '../catalog/query/trending-pages.ts';
 import { AppError } from '../lib/app-error.ts';

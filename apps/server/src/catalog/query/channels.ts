@@ -1,11 +1,11 @@
 import type { Rating } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
-import type { creators } from '../../db/schema.ts';
 import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, Page } from './items.ts';
+import type { CreatorRow } from './serialize.ts';
 
 export interface ChannelRow {
-  creator: typeof creators.$inferSelect;
+  creator: CreatorRow;
   /** Their most popular item within the rating, if any. */
   featuredItemId: string | null;
 }

@@ -8,7 +8,7 @@ import { countStatements } from '../../test-support/database.ts';
 import { recordItemEvent } from '../activity/item-events.ts';
 import { listRelatedItemIds } from './related.ts';
 import { searchItemIds } from './search.ts';
-import { serializeItemsJson } from './serialize.ts';
+import { serializeItemsJson } from './item-json.ts';
 import { readTrendingPage } from './trending-pages.ts';
 
 /**

@@ -6,6 +6,7 @@ import { createPopularityScales } from './popularity-slices.ts';
 import type { PopularityScales } from './popularity-slices.ts';
 import type { DeepPageGate } from './deep-pages.ts';
 import type { CatalogDeps, Page, Ranking } from './items.ts';
+import type { ItemDocumentWriter } from './item-documents.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 /** `data` already serialized: an array's JSON holding `count` items. */
@@ -28,6 +29,8 @@ export interface QueryCaches {
   versions: VersionWatch;
   /** Items as sent, about 4 KB each: about 20 MB. */
   itemJson: VersionedCache<string>;
+  /** Items' JSON kept in the database, written back after cold pages (item-documents.ts). */
+  itemDocuments: ItemDocumentWriter;
   /** A query's first blocks, at least `rankedIdsKept` ids (search.ts), and how many match. */
   searchRankings: VersionedCache<Ranking>;
   /** An item's first related ids (related.ts). */
@@ -49,6 +52,8 @@ export interface QueryDeps extends CatalogDeps {
 export interface QueryCacheOptions {
   /** How long a trending page is served after popularity moved (0: follows at once). */
   trendingMaxAgeMs: number;
+  /** Made and closed by the caller (catalog-services.ts): closing it waits for writes. */
+  itemDocuments: ItemDocumentWriter;
   now?: () => number;
 }
 
@@ -67,6 +72,7 @@ export function createQueryCaches(
   const caches: QueryCaches = {
     versions: watchCatalogVersions(database),
     itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow }),
+    itemDocuments: options.itemDocuments,
     searchRankings: new VersionedCache<Ranking>({ maxEntries: 1_000, ...slow }),
     relatedRankings: new VersionedCache<Ranking>({ maxEntries: 2_000, ...slow }),
     trendingPages: new VersionedCache<TrendingPage>({

@@ -7,7 +7,8 @@ import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
 import { recordStatements } from '../../test-support/database.ts';
 import { loadItemsByIds } from './items.ts';
-import { mediaUrl, serializeItems, serializeItemsJson } from './serialize.ts';
+import { serializeItemsJson } from './item-json.ts';
+import { mediaUrl, serializeItems } from './serialize.ts';
 
 /**
  * Issue 15: a cold page of items cost as long again as its ranking, outside the statements
@@ -52,15 +53,30 @@ describe('serializing items', () => {
 
   const deps = () => testApp.app.deps;
 
-  it('reads a cold page in two statements sent together: items with their creators, renditions', async () => {
+  it('reads a cold page as its kept documents, in one statement; before they are kept, as items with their creators and renditions sent together', async () => {
     const [dancingCat, catNap] = ids;
-    const sent = await recordStatements(testApp.database, async () => {
-      expect(await serializeItemsJson(deps(), [catNap!, dancingCat!])).toMatchObject({ count: 2 });
+    const readsOf = async (run: () => Promise<unknown>) =>
+      (await recordStatements(testApp.database, run)).filter(
+        ({ text }) =>
+          /^\s*SELECT/.test(text) && /\b(items|renditions|creators|item_documents)\b/.test(text),
+      );
+    const page = [catNap!, dancingCat!];
+    const cold = await readsOf(async () => {
+      expect(await serializeItemsJson(deps(), page)).toMatchObject({ count: 2 });
     });
-    const reads = sent.filter(({ text }) => /\b(items|renditions|creators)\b/.test(text));
-    expect(reads).toHaveLength(2);
-    expect(reads.map(({ text }) => /\bFROM renditions\b/.test(text)).sort()).toEqual([false, true]);
-    expect(reads.find(({ text }) => /\bFROM items\b/.test(text))!.text).toMatch(/JOIN creators/);
+    expect(cold).toHaveLength(3);
+    expect(cold[0]!.text).toMatch(/\bFROM item_documents\b/);
+    const [, ...made] = cold;
+    expect(made.map(({ text }) => /\bFROM renditions\b/.test(text)).sort()).toEqual([false, true]);
+    expect(made.find(({ text }) => /\bFROM items\b/.test(text))!.text).toMatch(/JOIN creators/);
+
+    await deps().services.itemDocuments.flush();
+    deps().services.itemJson.clear();
+    const kept = await readsOf(async () => {
+      expect(await serializeItemsJson(deps(), page)).toMatchObject({ count: 2 });
+    });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.text).toMatch(/\bFROM item_documents\b/);
   });
 
   it('sends the JSON of serializeItems, in the order asked, leaving out hidden, unknown and half-made items', async () => {

@@ -4,18 +4,18 @@ import { sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { creators, renditions } from '../../db/schema.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
-import type { QueryDeps, SerializedItems } from './query-caches.ts';
 
-export type { SerializedItems } from './query-caches.ts';
-
-type RenditionRow = typeof renditions.$inferSelect;
-type CreatorRow = typeof creators.$inferSelect;
+export type RenditionRow = typeof renditions.$inferSelect;
+export type CreatorRow = Omit<typeof creators.$inferSelect, 'documentVersion'>;
 
 /**
  * The item columns an item's JSON shows. Its dates are Dates, or text already in GIPHY's
  * format when a raw read formatted them in SQL (readItemsWithCreators).
  */
-type SerializableItemRow = Omit<ItemColumnsShown, 'createdAt' | 'updatedAt' | 'trendingAt'> & {
+export type SerializableItemRow = Omit<
+  ItemColumnsShown,
+  'createdAt' | 'updatedAt' | 'trendingAt'
+> & {
   createdAt: Date | string;
   updatedAt: Date | string;
   trendingAt: Date | string | null;
@@ -400,27 +400,61 @@ async function readCreators(
 const giphyDateTimeSql = (column: string) =>
   sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`);
 
+/** An item read for its JSON, with the document versions of the snapshot it was read in. */
+export interface ItemWithCreator {
+  item: SerializableItemRow;
+  creator: CreatorRow | undefined;
+  itemVersion: number;
+  creatorVersion: number;
+}
+
 /**
  * These items (unknown and hidden ids left out, as loadItemsByIds does) with their creators,
  * in one statement.
  */
-async function readItemsWithCreators(
+export async function readItemsWithCreators(
   deps: CatalogDeps,
   ids: readonly string[],
-): Promise<Array<{ item: SerializableItemRow; creator: CreatorRow | undefined }>> {
-  const result = await deps.database.db.execute<SerializableItemRow & CreatorColumns>(sql`
+): Promise<ItemWithCreator[]> {
+  const result = await deps.database.db.execute<
+    SerializableItemRow & CreatorColumns & { itemVersion: number; creatorVersion: number }
+  >(sql`
     SELECT i.id, i.type, i.slug, i.title, i.tags, i.alt_text AS "altText", i.rating,
+      i.document_version AS "itemVersion",
+      coalesce(c.document_version, 0) AS "creatorVersion",
       i.source_url AS "sourceUrl", i.frames, i.sha256, i.is_indexable AS "isIndexable",
       i.is_dynamic AS "isDynamic", ${giphyDateTimeSql('i.created_at')} AS "createdAt",
       ${giphyDateTimeSql('i.updated_at')} AS "updatedAt",
       ${giphyDateTimeSql('i.trending_at')} AS "trendingAt", ${creatorColumns}
     FROM items i LEFT JOIN creators c ON c.id = i.creator_id
     WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL`);
-  return result.rows.map((row) => ({ item: row, creator: creatorOf(row) }));
+  return result.rows.map((row) => ({
+    item: row,
+    creator: creatorOf(row),
+    itemVersion: row.itemVersion,
+    creatorVersion: row.creatorVersion,
+  }));
 }
 
-function groupByItem(rows: readonly RenditionRow[]): Map<string, RenditionRow[]> {
-  const byItem = new Map<string, RenditionRow[]>();
+/**
+ * The renditions of these items, each row with its item's document version in this
+ * statement's snapshot: a document is kept only when its renditions and its item were read
+ * at the same version (item-documents.ts).
+ */
+export async function readRenditionsWithVersions(
+  deps: CatalogDeps,
+  itemIds: readonly string[],
+): Promise<Array<RenditionRow & { itemVersion: number }>> {
+  const result = await deps.database.db.execute<RenditionRow & { itemVersion: number }>(sql`
+    SELECT r.item_id AS "itemId", r.name, r.format, r.width, r.height, r.frames,
+      r.bytes::float8 AS bytes, r.path, i.document_version AS "itemVersion"
+    FROM renditions r JOIN items i ON i.id = r.item_id
+    WHERE r.item_id = ANY(${sql.param(itemIds)}::text[])`);
+  return result.rows;
+}
+
+export function groupByItem<Row extends RenditionRow>(rows: readonly Row[]): Map<string, Row[]> {
+  const byItem = new Map<string, Row[]>();
   for (const row of rows) {
     const list = byItem.get(row.itemId);
     if (list) list.push(row);
@@ -453,44 +487,4 @@ export async function serializeItems(
     const item = serializeItem(deps.config, row, renditionsByItem.get(row.id) ?? [], creator);
     return item ? [item] : [];
   });
-}
-
-/**
- * `data` for these ids, serialized, in the order given (unknown ids left out): each item's
- * JSON is kept (per app, services.itemJson) while the catalog version has not moved, so a
- * page of items everyone sees (a popular search, a favorite list, an item's related row)
- * costs neither the rendition query nor serializing 17 renditions per item again. Counting
- * views and favorites does not empty it (docs/catalog.md, "Caches and versions").
- */
-export async function serializeItemsJson(
-  deps: QueryDeps,
-  ids: readonly string[],
-): Promise<SerializedItems> {
-  if (ids.length === 0) return { json: '[]', count: 0 };
-  const cache = deps.services.itemJson;
-  const versions = await deps.services.versions.read();
-  const jsonById = new Map<string, string>();
-  const missing: string[] = [];
-  for (const id of new Set(ids)) {
-    const json = cache.get(id, versions);
-    if (json === undefined) missing.push(id);
-    else jsonById.set(id, json);
-  }
-  if (missing.length > 0) {
-    // The items with their creators and the renditions at once: one round trip, not two.
-    const [rows, renditionRows] = await Promise.all([
-      readItemsWithCreators(deps, missing),
-      readRenditions(deps, missing),
-    ]);
-    const renditionsByItem = groupByItem(renditionRows);
-    for (const { item: row, creator } of rows) {
-      const item = serializeItem(deps.config, row, renditionsByItem.get(row.id) ?? [], creator);
-      if (!item) continue;
-      const json = JSON.stringify(item);
-      jsonById.set(item.id, json);
-      cache.set(item.id, versions, json);
-    }
-  }
-  const parts = ids.flatMap((id) => jsonById.get(id) ?? []);
-  return { json: `[${parts.join(',')}]`, count: parts.length };
 }

@@ -7,7 +7,7 @@ import {
 } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEmojiItemIds, listEmojiVariationIds } from '../../catalog/query/emoji.ts';
-import { serializeItemsJson } from '../../catalog/query/serialize.ts';
+import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsAsGiphy, giphyErrorResponses } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';

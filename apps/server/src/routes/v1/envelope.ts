@@ -1,6 +1,6 @@
 import type { Meta, Pagination } from '@sticky/contracts';
 import type { FastifyReply } from 'fastify';
-import type { SerializedItems } from '../../catalog/query/serialize.ts';
+import type { SerializedItems } from '../../catalog/query/item-json.ts';
 import { createResponseId } from '../../lib/response-id.ts';
 
 /** GIPHY's success meta: the SDK treats a missing or empty response_id as a failure. */

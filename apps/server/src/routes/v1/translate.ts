@@ -2,7 +2,7 @@ import type { ContentFilter } from '@sticky/contracts';
 import { singleItemEnvelopeSchema, translateParamsSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { searchItemIds } from '../../catalog/query/search.ts';
-import { serializeItemsJson } from '../../catalog/query/serialize.ts';
+import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { giphyErrorResponses } from '../../plugins/error-handler.ts';
 import { sendJson, singleEnvelopeJson } from './envelope.ts';

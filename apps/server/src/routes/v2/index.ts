@@ -21,7 +21,7 @@ import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { listCategories } from '../../catalog/query/categories.ts';
 import type { ItemType } from '../../catalog/query/items.ts';
 import { searchItemIds } from '../../catalog/query/search.ts';
-import { serializeItemsJson } from '../../catalog/query/serialize.ts';
+import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
