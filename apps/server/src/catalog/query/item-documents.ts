@@ -212,6 +212,12 @@ export interface ItemDocumentWriter {
 const writeBatch = 200;
 
 /**
+ * At most this many waiting (about 10 MB of rows): past it, a burst of cold pages writes no
+ * more until the queue drains; their items are made again next time, as without documents.
+ */
+const maxQueued = 2_000;
+
+/**
  * Queues documents and writes them in batches on the next turn of the event loop: a cold page
  * never waits for its documents to be written. A failed write is logged and dropped (the item
  * is serialized again next time, as without documents).
@@ -247,7 +253,7 @@ export function createItemDocumentWriter(options: {
     isEnabled,
     keep: (sources) => {
       if (!isEnabled || isClosed || sources.length === 0) return;
-      queue.push(...sources);
+      queue.push(...sources.slice(0, Math.max(0, maxQueued - queue.length)));
       void start();
     },
     flush: async () => {
