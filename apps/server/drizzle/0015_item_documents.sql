@@ -13,29 +13,20 @@ ALTER TABLE "item_documents" ADD CONSTRAINT "item_documents_item_id_items_id_fk"
 -- document_version moves in the transaction that changes anything its JSON shows, so a document
 -- made from a snapshot at version v is sent only while the item is still at v. Compared as
 -- jsonb, so a column added later counts as shown unless listed here.
-CREATE OR REPLACE FUNCTION sticky_items_document_version() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  unshown constant text[] := ARRAY['trend_score', 'hidden_at', 'document_version', 'popularity_tier', 'search_vector', 'search_vector_stem'];
+CREATE OR REPLACE FUNCTION sticky_document_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF (to_jsonb(NEW) - unshown) IS DISTINCT FROM (to_jsonb(OLD) - unshown) THEN
+  -- TG_ARGV: the columns the JSON does not show, document_version among them.
+  IF (to_jsonb(NEW) - TG_ARGV) IS DISTINCT FROM (to_jsonb(OLD) - TG_ARGV) THEN
     NEW.document_version := OLD.document_version + 1;
   END IF;
   RETURN NEW;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER items_document_version BEFORE UPDATE ON items
-  FOR EACH ROW EXECUTE FUNCTION sticky_items_document_version();
+CREATE TRIGGER items_document_version BEFORE UPDATE ON items FOR EACH ROW
+  EXECUTE FUNCTION sticky_document_version('document_version', 'trend_score', 'hidden_at', 'popularity_tier', 'search_vector', 'search_vector_stem');
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION sticky_creators_document_version() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF (to_jsonb(NEW) - 'document_version') IS DISTINCT FROM (to_jsonb(OLD) - 'document_version') THEN
-    NEW.document_version := OLD.document_version + 1;
-  END IF;
-  RETURN NEW;
-END $$;
---> statement-breakpoint
-CREATE TRIGGER creators_document_version BEFORE UPDATE ON creators
-  FOR EACH ROW EXECUTE FUNCTION sticky_creators_document_version();
+CREATE TRIGGER creators_document_version BEFORE UPDATE ON creators FOR EACH ROW
+  EXECUTE FUNCTION sticky_document_version('document_version');
 --> statement-breakpoint
 -- A rendition added (a video made after import), changed or removed moves its item's version.
 CREATE OR REPLACE FUNCTION sticky_renditions_document_version() RETURNS trigger LANGUAGE plpgsql AS $$
