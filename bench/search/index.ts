@@ -256,10 +256,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       // What the catalog's maintenance does within a minute of a start, then hourly
       // (docs/catalog.md, "Item documents"): the most popular items' documents, made ahead.
       const documentsStarted = performance.now();
-      const documents = await refreshItemDocuments(deps, {
-        perType: config.itemDocumentsPerType,
-        format: services.itemDocuments.format,
-      });
+      const documents = await refreshItemDocuments(deps);
       log(
         `search:   item documents: ${documents.made.toLocaleString('en')} made, ${documents.removed} removed in ${((performance.now() - documentsStarted) / 1000).toFixed(1)} s`,
       );

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { startCatalogMaintenance } from './maintenance.ts';
 import type { CatalogMaintenance, MaintenanceLogger } from './maintenance.ts';
 import { createItemDocumentWriter } from './query/item-documents.ts';
+import type { ItemDocumentWriter } from './query/item-documents.ts';
 import { createQueryCaches } from './query/query-caches.ts';
 import type { QueryCaches } from './query/query-caches.ts';
 import { createTextRenderer } from './text/text-renderer.ts';
@@ -16,6 +17,8 @@ import type { TextRenderer } from './text/text-renderer.ts';
  * timer. Made once per app, closed with it; nothing of it lives at module level.
  */
 export interface CatalogServices extends QueryCaches {
+  /** Items' JSON written back to the database after cold pages (item-documents.ts). */
+  itemDocuments: ItemDocumentWriter;
   textRenderer: TextRenderer;
   maintenance: CatalogMaintenance;
   /** Keys the digests that name people in counts and quotas (catalog/requester.ts). */
@@ -37,15 +40,9 @@ export interface CatalogServicesOptions {
 
 export function createCatalogServices(options: CatalogServicesOptions): CatalogServices {
   const { config, database } = options;
-  const itemDocuments = createItemDocumentWriter({
-    database,
-    config,
-    isEnabled: config.itemDocumentsPerType > 0,
-    log: options.log,
-  });
+  const itemDocuments = createItemDocumentWriter({ database, config, log: options.log });
   const caches = createQueryCaches(database, {
     trendingMaxAgeMs: config.trendingMaxAgeMs,
-    itemDocuments,
     now: options.now,
   });
   // One drawing per import worker plus one drawing: a burst of new phrases keeps the cores
@@ -53,15 +50,12 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
   const textRenderer = createTextRenderer({ concurrency: config.importLimits.workers + 1 });
   const maintenance = startCatalogMaintenance(
     { config, database, media: options.media },
-    {
-      textRenderKeepDays: config.textRendering.keepDays,
-      itemDocuments: { perType: config.itemDocumentsPerType, format: itemDocuments.format },
-      log: options.log,
-    },
+    { textRenderKeepDays: config.textRendering.keepDays, log: options.log },
   );
   const { close: closeCaches, ...queryCaches } = caches;
   return {
     ...queryCaches,
+    itemDocuments,
     textRenderer,
     maintenance,
     requesterSecret: createHmac('sha256', options.secret)

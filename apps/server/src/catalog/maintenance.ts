@@ -31,19 +31,13 @@ export interface CatalogMaintenance {
   close: () => Promise<void>;
 }
 
-interface MaintenanceOptions {
-  textRenderKeepDays: number;
-  /** The documents to keep (ITEM_DOCUMENTS_PER_TYPE) and the serializer's format. */
-  itemDocuments: { perType: number; format: string };
-}
-
 /** Any key works; this one is ours alone (pg advisory locks are per database). */
 const MAINTENANCE_LOCK_KEY = 0x5717c4;
 
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
   deps: MaintenanceDeps,
-  options: MaintenanceOptions,
+  options: { textRenderKeepDays: number },
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
   try {
@@ -68,7 +62,7 @@ async function runMaintenance(
       const quota = await deps.database.db.execute(
         sql`DELETE FROM text_render_counts WHERE day < (now() AT TIME ZONE 'utc')::date`,
       );
-      const documents = await refreshItemDocuments(deps, options.itemDocuments);
+      const documents = await refreshItemDocuments(deps);
       return {
         isDone: true,
         renderingsPurged: renderings.items,
@@ -93,7 +87,8 @@ async function runMaintenance(
  */
 export function startCatalogMaintenance(
   deps: MaintenanceDeps,
-  options: MaintenanceOptions & {
+  options: {
+    textRenderKeepDays: number;
     log: MaintenanceLogger;
     intervalMs?: number;
     firstRunDelayMs?: number;

@@ -11,7 +11,7 @@ import { loadItemsByIds } from './items.ts';
 import {
   groupByItem,
   readItemsWithCreators,
-  readRenditionsWithVersions,
+  readRenditions,
   serializeItem,
   serializeItems,
 } from './serialize.ts';
@@ -155,7 +155,7 @@ describe('item documents', () => {
 
   it('never writes a document made from rows read before a change that committed since', async () => {
     const [read] = await readItemsWithCreators(deps(), [ids[0]!]);
-    const renditionRows = groupByItem(await readRenditionsWithVersions(deps(), [ids[0]!]));
+    const renditionRows = groupByItem(await readRenditions(deps(), [ids[0]!]));
     const item = serializeItem(
       testApp.config,
       read!.item,
@@ -233,8 +233,8 @@ describe('item documents', () => {
     // Documents of unpopular items written back after a cold page, and one of an old format.
     await keepDocumentsOf([ids[3]!, ids[4]!]);
     expect(await documentCount()).toBe(2);
-    const format = deps().services.itemDocuments.format;
-    const refreshed = await refreshItemDocuments(deps(), { perType: 2, format });
+    // ITEM_DOCUMENTS_PER_TYPE=2 in this app.
+    const refreshed = await refreshItemDocuments(deps());
     // gifs: Dancing cat (5) and Sleepy cat (3); stickers: Cat nap; plus the odd titles' items
     // inserted above have no trend score and rank below.
     expect(refreshed).toEqual({ removed: 2, made: 3 });
@@ -242,11 +242,12 @@ describe('item documents', () => {
       sql`SELECT item_id AS id FROM item_documents ORDER BY item_id`,
     );
     expect(kept.rows.map((row) => row.id).sort()).toEqual([ids[0]!, ids[1]!, ids[2]!].sort());
-    expect(await refreshItemDocuments(deps(), { perType: 2, format })).toEqual({
+    expect(await refreshItemDocuments(deps())).toEqual({
       removed: 0,
       made: 0,
     });
-    expect(await refreshItemDocuments(deps(), { perType: 0, format })).toEqual({
+    const off = { ...deps(), config: { ...testApp.config, itemDocumentsPerType: 0 } };
+    expect(await refreshItemDocuments(off)).toEqual({
       removed: 3,
       made: 0,
     });

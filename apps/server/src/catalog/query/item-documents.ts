@@ -4,7 +4,12 @@ import { sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { serializeItem } from './serialize.ts';
-import type { CreatorRow, RenditionRow, SerializableItemRow } from './serialize.ts';
+import type {
+  CreatorRow,
+  ItemWithCreator,
+  RenditionRow,
+  SerializableItemRow,
+} from './serialize.ts';
 
 /**
  * Item documents (docs/catalog.md, "Item documents"): an item's JSON kept in the database, so
@@ -39,7 +44,8 @@ export function fillItemDocument(config: AppConfig, document: string): string {
 /**
  * The serializer's format: a digest of a sample item's document, with every rendition name
  * and format and a creator. Documents of another format (made before a change of the
- * serializer) are never read, and the maintenance replaces them.
+ * serializer) are never read, and the maintenance replaces them. The URLs are markers, so the
+ * format is the same whatever the config.
  */
 export function itemDocumentFormat(config: AppConfig): string {
   const date = new Date(Date.UTC(2020, 1, 3, 4, 5, 6));
@@ -92,12 +98,8 @@ export function itemDocumentFormat(config: AppConfig): string {
 }
 
 /** An item as read for its JSON, with the versions of the snapshot it was read in. */
-export interface ItemDocumentSource {
-  item: SerializableItemRow;
+export interface ItemDocumentSource extends ItemWithCreator {
   renditions: readonly RenditionRow[];
-  creator: CreatorRow | undefined;
-  itemVersion: number;
-  creatorVersion: number;
   /** The JSON sent for it, made with the app's own config. */
   json: string;
 }
@@ -209,7 +211,7 @@ export interface ItemDocumentWriter {
 }
 
 /** At most this many documents in one write. */
-const writeBatch = 200;
+export const itemDocumentWriteBatch = 200;
 
 /**
  * At most this many waiting (about 10 MB of rows): past it, a burst of cold pages writes no
@@ -225,18 +227,18 @@ const maxQueued = 2_000;
 export function createItemDocumentWriter(options: {
   database: DatabaseHandle;
   config: AppConfig;
-  isEnabled: boolean;
   log?: ItemDocumentWriterLogger;
 }): ItemDocumentWriter {
-  const { database, config, isEnabled, log } = options;
+  const { database, config, log } = options;
+  const isEnabled = config.itemDocumentsPerType > 0;
   const format = itemDocumentFormat(config);
   let queue: ItemDocumentSource[] = [];
   let writing: Promise<void> | undefined;
   let isClosed = false;
   const drain = async () => {
     while (queue.length > 0) {
-      const batch = queue.slice(0, writeBatch);
-      queue = queue.slice(writeBatch);
+      const batch = queue.slice(0, itemDocumentWriteBatch);
+      queue = queue.slice(itemDocumentWriteBatch);
       await writeItemDocuments(database, config, format, batch).catch((error: unknown) => {
         log?.warn({ err: error, items: batch.length }, 'could not keep item documents');
       });

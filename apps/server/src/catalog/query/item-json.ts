@@ -1,13 +1,13 @@
-import { readItemDocuments, writeItemDocuments } from './item-documents.ts';
+import {
+  itemDocumentFormat,
+  itemDocumentWriteBatch,
+  readItemDocuments,
+  writeItemDocuments,
+} from './item-documents.ts';
 import type { ItemDocumentSource } from './item-documents.ts';
 import type { CatalogDeps } from './items.ts';
 import type { QueryDeps, SerializedItems } from './query-caches.ts';
-import {
-  groupByItem,
-  readItemsWithCreators,
-  readRenditionsWithVersions,
-  serializeItem,
-} from './serialize.ts';
+import { groupByItem, readItemsWithCreators, readRenditions, serializeItem } from './serialize.ts';
 
 export type { SerializedItems } from './query-caches.ts';
 
@@ -24,7 +24,7 @@ interface MadeItem extends ItemDocumentSource {
 async function makeItemsJson(deps: CatalogDeps, ids: readonly string[]): Promise<MadeItem[]> {
   const [rows, renditionRows] = await Promise.all([
     readItemsWithCreators(deps, ids),
-    readRenditionsWithVersions(deps, ids),
+    readRenditions(deps, ids),
   ]);
   const renditionsByItem = groupByItem(renditionRows);
   return rows.flatMap(({ item: row, creator, itemVersion, creatorVersion }) => {
@@ -87,7 +87,7 @@ export async function serializeItemsJson(
   return { json: `[${parts.join(',')}]`, count: parts.length };
 }
 
-/** The most popular `perType` items of each type that may be shown (the ones kept). */
+/** The most popular ITEM_DOCUMENTS_PER_TYPE items of each type that may be shown (kept). */
 const keptItemsSql = `
   SELECT k.id FROM unnest(ARRAY['gif', 'sticker', 'text']) AS t(type)
   CROSS JOIN LATERAL (
@@ -104,24 +104,23 @@ export interface ItemDocumentsRefresh {
 }
 
 /**
- * Keeps the documents of the most popular `perType` items of each type, and only those
- * (docs/catalog.md, "Item documents"): removes the others and those of another format, then
- * makes the missing and stale ones, `batch` items at a time. Run by the catalog's maintenance
- * (documents written back after cold pages in between are pruned by the next run).
+ * Keeps the documents of the most popular ITEM_DOCUMENTS_PER_TYPE items of each type, and only
+ * those (docs/catalog.md, "Item documents"): removes the others and those of another format,
+ * then makes the missing and stale ones, a write's batch at a time. Run by the catalog's
+ * maintenance (documents written back after cold pages in between are pruned by the next run).
  */
-export async function refreshItemDocuments(
-  deps: CatalogDeps,
-  options: { perType: number; format: string; batch?: number },
-): Promise<ItemDocumentsRefresh> {
+export async function refreshItemDocuments(deps: CatalogDeps): Promise<ItemDocumentsRefresh> {
   const { database, config } = deps;
-  const batch = options.batch ?? 200;
+  const perType = config.itemDocumentsPerType;
+  const format = itemDocumentFormat(config);
+  const batch = itemDocumentWriteBatch;
   const removed = await database.pool.query(
     `WITH kept AS (${keptItemsSql})
      DELETE FROM item_documents d
      WHERE d.format <> $2 OR NOT EXISTS (SELECT 1 FROM kept WHERE kept.id = d.item_id)`,
-    [options.perType, options.format],
+    [perType, format],
   );
-  if (options.perType === 0) return { removed: removed.rowCount ?? 0, made: 0 };
+  if (perType === 0) return { removed: removed.rowCount ?? 0, made: 0 };
   const stale = await database.pool.query<{ id: string }>(
     `WITH kept AS (${keptItemsSql})
      SELECT kept.id FROM kept
@@ -131,14 +130,14 @@ export async function refreshItemDocuments(
        AND d.item_version = i.document_version
        AND d.creator_version = coalesce(c.document_version, 0)
      WHERE d.item_id IS NULL`,
-    [options.perType, options.format],
+    [perType, format],
   );
   let made = 0;
   const ids = stale.rows.map((row) => row.id);
   for (let start = 0; start < ids.length; start += batch) {
     const items = await makeItemsJson(deps, ids.slice(start, start + batch));
     const keepable = items.filter((item) => item.isKeepable);
-    made += await writeItemDocuments(database, config, options.format, keepable);
+    made += await writeItemDocuments(database, config, format, keepable);
   }
   return { removed: removed.rowCount ?? 0, made };
 }

@@ -29,8 +29,6 @@ export interface QueryCaches {
   versions: VersionWatch;
   /** Items as sent, about 4 KB each: about 20 MB. */
   itemJson: VersionedCache<string>;
-  /** Items' JSON kept in the database, written back after cold pages (item-documents.ts). */
-  itemDocuments: ItemDocumentWriter;
   /** A query's first blocks, at least `rankedIdsKept` ids (search.ts), and how many match. */
   searchRankings: VersionedCache<Ranking>;
   /** An item's first related ids (related.ts). */
@@ -46,14 +44,13 @@ export interface QueryCaches {
 
 /** A catalog read that may serve kept answers. */
 export interface QueryDeps extends CatalogDeps {
-  services: QueryCaches;
+  /** With the writer of items' documents kept in the database (item-documents.ts). */
+  services: QueryCaches & { itemDocuments: ItemDocumentWriter };
 }
 
 export interface QueryCacheOptions {
   /** How long a trending page is served after popularity moved (0: follows at once). */
   trendingMaxAgeMs: number;
-  /** Made and closed by the caller (catalog-services.ts): closing it waits for writes. */
-  itemDocuments: ItemDocumentWriter;
   now?: () => number;
 }
 
@@ -72,7 +69,6 @@ export function createQueryCaches(
   const caches: QueryCaches = {
     versions: watchCatalogVersions(database),
     itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow }),
-    itemDocuments: options.itemDocuments,
     searchRankings: new VersionedCache<Ranking>({ maxEntries: 1_000, ...slow }),
     relatedRankings: new VersionedCache<Ranking>({ maxEntries: 2_000, ...slow }),
     trendingPages: new VersionedCache<TrendingPage>({

@@ -336,20 +336,6 @@ export function serializeItem(
   return serialized;
 }
 
-/**
- * The renditions of these items. The reads of a cold page (this one and its items) are raw
- * rows, aliased to the schema's field names: pg's rows need no second mapping per column.
- */
-async function readRenditions(
-  deps: CatalogDeps,
-  itemIds: readonly string[],
-): Promise<RenditionRow[]> {
-  const result = await deps.database.db.execute<RenditionRow>(sql`
-    SELECT item_id AS "itemId", name, format, width, height, frames, bytes::float8 AS bytes, path
-    FROM renditions WHERE item_id = ANY(${sql.param(itemIds)}::text[])`);
-  return result.rows;
-}
-
 const creatorColumns = sql.raw(`c.id AS "creatorId", c.username AS "creatorUsername",
   c.display_name AS "creatorDisplayName", c.avatar_url AS "creatorAvatarUrl",
   c.description AS "creatorDescription", c.profile_url AS "creatorProfileUrl",
@@ -439,9 +425,11 @@ export async function readItemsWithCreators(
 /**
  * The renditions of these items, each row with its item's document version in this
  * statement's snapshot: a document is kept only when its renditions and its item were read
- * at the same version (item-documents.ts).
+ * at the same version (item-documents.ts). The reads of a cold page (this one and its items)
+ * are raw rows, aliased to the schema's field names: pg's rows need no second mapping per
+ * column.
  */
-export async function readRenditionsWithVersions(
+export async function readRenditions(
   deps: CatalogDeps,
   itemIds: readonly string[],
 ): Promise<Array<RenditionRow & { itemVersion: number }>> {
