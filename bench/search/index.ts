@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../../apps/server/src/config/env.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import { refreshItemDocuments } from '../../apps/server/src/catalog/query/item-json.ts';
+import { warmCatalogTables } from '../../apps/server/src/catalog/warm-catalog.ts';
 import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
 import type { Baseline } from '../lib/baseline.ts';
@@ -268,6 +269,12 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
           );
         }
       }
+      // The maintenance's last step (docs/scaling.md, "Memory"), after the baseline's growth so
+      // that nothing read since pushes it out: the hot tables in our database's buffer cache.
+      const warmUp = await warmCatalogTables(server.database, { canInstall: true });
+      log(
+        `search:   warm-up: ${warmUp.loaded.length} relations, ${Math.round(warmUp.bytes / 1024 / 1024)} MB in ${(warmUp.ms / 1000).toFixed(1)} s${warmUp.skipped.length > 0 ? `; did not fit: ${warmUp.skipped.join(', ')}` : ''}`,
+      );
       const mix = buildRequestMix(size, options.queryCount);
       const load = async (paths: readonly string[], connections: number, url = server.url) => {
         const result = await runLoad({

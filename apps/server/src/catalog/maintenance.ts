@@ -4,6 +4,8 @@ import { purgeStaleRenderings } from './text/purge-renderings.ts';
 import type { PurgeDeps } from './text/purge-renderings.ts';
 import { refreshItemDocuments } from './query/item-json.ts';
 import type { CatalogDeps } from './query/items.ts';
+import { warmCatalogTables } from './warm-catalog.ts';
+import type { CatalogWarmUp } from './warm-catalog.ts';
 
 type MaintenanceDeps = CatalogDeps & PurgeDeps;
 
@@ -22,6 +24,8 @@ export interface MaintenanceSummary {
   /** Item documents removed (no longer popular enough, an older format) and made. */
   documentsRemoved: number;
   documentsMade: number;
+  /** What was read into the database's buffer cache (warm-catalog.ts); undefined when not run. */
+  warmUp?: CatalogWarmUp;
 }
 
 export interface CatalogMaintenance {
@@ -37,7 +41,7 @@ const MAINTENANCE_LOCK_KEY = 0x5717c4;
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
   deps: MaintenanceDeps,
-  options: { textRenderKeepDays: number },
+  options: { textRenderKeepDays: number; isClosed: () => boolean },
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
   try {
@@ -63,6 +67,12 @@ async function runMaintenance(
         sql`DELETE FROM text_render_counts WHERE day < (now() AT TIME ZONE 'utc')::date`,
       );
       const documents = await refreshItemDocuments(deps);
+      // Last: the documents just made are among what it reads in. The embedded database is
+      // ours to add pg_prewarm to; an external one is warmed only if its operator did.
+      const warmUp = await warmCatalogTables(deps.database, {
+        canInstall: !deps.config.databaseUrl,
+        isCancelled: options.isClosed,
+      });
       return {
         isDone: true,
         renderingsPurged: renderings.items,
@@ -71,6 +81,7 @@ async function runMaintenance(
         quotaDaysPruned: quota.rowCount ?? 0,
         documentsRemoved: documents.removed,
         documentsMade: documents.made,
+        warmUp,
       };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MAINTENANCE_LOCK_KEY]).catch(() => {});
@@ -98,15 +109,30 @@ export function startCatalogMaintenance(
   let running: Promise<MaintenanceSummary> | undefined;
   let isClosed = false;
   const runNow = () => {
-    running ??= runMaintenance(deps, options).finally(() => {
+    running ??= runMaintenance(deps, { ...options, isClosed: () => isClosed }).finally(() => {
       running = undefined;
     });
     return running;
   };
+  let hasWarmed = false;
   const tick = () => {
     if (isClosed) return;
     runNow()
       .then((summary) => {
+        const { warmUp } = summary;
+        // Once after start, and whenever the cache is too small for the catalog.
+        if (warmUp?.isAvailable && (!hasWarmed || warmUp.skipped.length > 0)) {
+          hasWarmed = true;
+          options.log.info(
+            {
+              loaded: warmUp.loaded.length,
+              skipped: warmUp.skipped,
+              megabytes: Math.round(warmUp.bytes / 1024 / 1024),
+              ms: Math.round(warmUp.ms),
+            },
+            'read the catalog’s tables into the database’s memory',
+          );
+        }
         if (summary.renderingsPurged > 0) {
           options.log.info(summary, 'purged animated text nobody favorited');
         }

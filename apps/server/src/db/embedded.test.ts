@@ -4,7 +4,13 @@ import path from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirBusyError, startEmbeddedPostgres } from './embedded.ts';
+import {
+  acquireDataDirLock,
+  DataDirBusyError,
+  embeddedSharedBuffers,
+  sharedBuffersFor,
+  startEmbeddedPostgres,
+} from './embedded.ts';
 
 const log = pino({ level: 'silent' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-embedded-'));
@@ -27,6 +33,11 @@ describe('embedded PostgreSQL', () => {
     const first = await startEmbeddedPostgres(dataDir, log);
     const client = new pg.Client({ connectionString: first.url });
     await client.connect();
+    // Its buffer cache is sized to this machine, not PostgreSQL's default 128 MB.
+    const { rows } = await client.query<{ megabytes: number }>(
+      "SELECT setting::bigint * 8 / 1024 AS megabytes FROM pg_settings WHERE name = 'shared_buffers'",
+    );
+    expect(`${rows[0]!.megabytes}MB`).toBe(embeddedSharedBuffers());
     await client.query('CREATE TABLE notes (body text)');
     await client.query("INSERT INTO notes VALUES ('kept')");
     await client.end();
@@ -46,6 +57,14 @@ describe('embedded PostgreSQL', () => {
     expect(await countRows(third.url)).toBe(1);
     await third.stop();
   }, 60_000);
+
+  it('sizes its buffer cache to a quarter of memory, from 128 MB to 4 GB', () => {
+    const gigabyte = 1024 ** 3;
+    expect(sharedBuffersFor(256 * 1024 ** 2)).toBe('128MB');
+    expect(sharedBuffersFor(2 * gigabyte)).toBe('512MB');
+    expect(sharedBuffersFor(8 * gigabyte)).toBe('2048MB');
+    expect(sharedBuffersFor(64 * gigabyte)).toBe('4096MB');
+  });
 
   it('lets only one server use a DATA_DIR', () => {
     const lockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-lock-'));
