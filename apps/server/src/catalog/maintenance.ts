@@ -115,24 +115,36 @@ export function startCatalogMaintenance(
     return running;
   };
   let hasWarmed = false;
+  const reportWarmUp = (warmUp: CatalogWarmUp | undefined) => {
+    // Once after start, and whenever the cache is too small for the catalog.
+    if (!warmUp?.isAvailable || (hasWarmed && warmUp.skipped.length === 0)) return;
+    hasWarmed = true;
+    options.log.info(
+      {
+        loaded: warmUp.loaded.length,
+        skipped: warmUp.skipped,
+        megabytes: Math.round(warmUp.bytes / 1024 / 1024),
+        ms: Math.round(warmUp.ms),
+      },
+      'read the catalog’s tables into the database’s memory',
+    );
+  };
+  // The embedded PostgreSQL starts with an empty buffer cache (it is started with the server):
+  // warmed at once, not in a minute, or the first minute's searches read every page from the
+  // operating system, about three times slower at a million items (docs/scaling.md, "Memory").
+  // An external database outlives our restarts; its hourly run is enough.
+  const warming = deps.config.databaseUrl
+    ? undefined
+    : warmCatalogTables(deps.database, { canInstall: true, isCancelled: () => isClosed })
+        .then(reportWarmUp)
+        .catch((error: unknown) =>
+          options.log.warn({ err: error }, 'could not read the catalog into memory'),
+        );
   const tick = () => {
     if (isClosed) return;
     runNow()
       .then((summary) => {
-        const { warmUp } = summary;
-        // Once after start, and whenever the cache is too small for the catalog.
-        if (warmUp?.isAvailable && (!hasWarmed || warmUp.skipped.length > 0)) {
-          hasWarmed = true;
-          options.log.info(
-            {
-              loaded: warmUp.loaded.length,
-              skipped: warmUp.skipped,
-              megabytes: Math.round(warmUp.bytes / 1024 / 1024),
-              ms: Math.round(warmUp.ms),
-            },
-            'read the catalog’s tables into the database’s memory',
-          );
-        }
+        reportWarmUp(summary.warmUp);
         if (summary.renderingsPurged > 0) {
           options.log.info(summary, 'purged animated text nobody favorited');
         }
@@ -151,6 +163,7 @@ export function startCatalogMaintenance(
     close: async () => {
       isClosed = true;
       clearTimeout(timer);
+      await warming;
       await running?.catch(() => {});
     },
   };

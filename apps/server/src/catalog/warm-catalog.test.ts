@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outputLines, startServerProcess, waitForExit } from '../test-support/processes.ts';
 import { recordStatements } from '../test-support/database.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';
@@ -99,4 +103,30 @@ describe('warmCatalogTables', () => {
       await external.destroy();
     }
   });
+});
+
+describe('a server on its embedded PostgreSQL', () => {
+  it('reads the catalog into the database’s memory as it starts, not a minute later', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-warm-'));
+    // As root, PostgreSQL runs as another user that must be able to enter DATA_DIR.
+    fs.chmodSync(dataDir, 0o755);
+    const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      const isWarmed = (line: string) =>
+        line.includes('read the catalog’s tables into the database’s memory');
+      const deadline = Date.now() + 20_000;
+      while (!outputLines(server).some(isWarmed) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const line = outputLines(server).find(isWarmed);
+      expect(line, server.output()).toBeDefined();
+      const logged = JSON.parse(line!) as { loaded: number; skipped: string[] };
+      expect(logged.loaded).toBeGreaterThan(10);
+      expect(logged.skipped).toEqual([]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await waitForExit(server.child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
