@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { creators, items, renditions } from '../../db/schema.ts';
@@ -66,6 +67,27 @@ describe('item documents', () => {
     );
     return result.rows[0]!.n;
   };
+
+  it('stores each document in its row, compressed, not out of line (migration 0016)', async () => {
+    // Text that does not compress: the document stays above 2 KB, where PostgreSQL's default
+    // storage would move it out of line.
+    const [wordy] = await insertCatalogItems(testApp.database, [
+      { title: 'Wordy cat', altText: randomBytes(1_800).toString('base64') },
+    ]);
+    await keepDocumentsOf([wordy!, ids[0]!]);
+    const stored = await testApp.database.db.execute<{
+      raw: number;
+      stored: number;
+      toasted: number;
+    }>(sql`
+      SELECT min(octet_length(json))::int AS raw, max(pg_column_size(json))::int AS stored,
+        (SELECT count(*)::int FROM item_documents d
+          WHERE pg_column_toast_chunk_id(d.json) IS NOT NULL) AS toasted
+      FROM item_documents`);
+    expect(stored.rows[0]!.raw).toBeGreaterThan(4_000);
+    expect(stored.rows[0]!.stored).toBeGreaterThan(2_500);
+    expect(stored.rows[0]!.toasted).toBe(0);
+  });
 
   it('keeps the documents of a cold page after it is sent, and sends them as the same bytes', async () => {
     const page = [ids[1]!, ids[0]!, ids[2]!];
