@@ -41,7 +41,14 @@ const MAINTENANCE_LOCK_KEY = 0x5717c4;
 /** The catalog's own housekeeping: what grows every day and is not needed forever. */
 async function runMaintenance(
   deps: MaintenanceDeps,
-  options: { textRenderKeepDays: number; isClosed: () => boolean },
+  options: {
+    textRenderKeepDays: number;
+    isClosed: () => boolean;
+    /** Ours to add pg_prewarm to (warm-catalog.ts). */
+    isEmbedded: boolean;
+    /** False when the start-up warm-up has just done it. */
+    shouldWarm: boolean;
+  },
 ): Promise<MaintenanceSummary> {
   const client = await deps.database.pool.connect();
   try {
@@ -67,12 +74,13 @@ async function runMaintenance(
         sql`DELETE FROM text_render_counts WHERE day < (now() AT TIME ZONE 'utc')::date`,
       );
       const documents = await refreshItemDocuments(deps);
-      // Last: the documents just made are among what it reads in. The embedded database is
-      // ours to add pg_prewarm to; an external one is warmed only if its operator did.
-      const warmUp = await warmCatalogTables(deps.database, {
-        canInstall: !deps.config.databaseUrl,
-        isCancelled: options.isClosed,
-      });
+      // Last: the documents just made are among what it reads in.
+      const warmUp = options.shouldWarm
+        ? await warmCatalogTables(deps.database, {
+            canInstall: options.isEmbedded,
+            isCancelled: options.isClosed,
+          })
+        : undefined;
       return {
         isDone: true,
         renderingsPurged: renderings.items,
@@ -108,10 +116,21 @@ export function startCatalogMaintenance(
   const intervalMs = options.intervalMs ?? 60 * 60_000;
   let running: Promise<MaintenanceSummary> | undefined;
   let isClosed = false;
+  // The embedded database is ours to add pg_prewarm to; an external one is warmed only if its
+  // operator did (warm-catalog.ts).
+  const isEmbedded = !deps.config.databaseUrl;
+  // The start-up warm-up below stands for the first run's: the cache was filled a minute ago.
+  let hasFreshWarmUp = isEmbedded;
   const runNow = () => {
-    running ??= runMaintenance(deps, { ...options, isClosed: () => isClosed }).finally(() => {
+    running ??= runMaintenance(deps, {
+      ...options,
+      isClosed: () => isClosed,
+      isEmbedded,
+      shouldWarm: !hasFreshWarmUp,
+    }).finally(() => {
       running = undefined;
     });
+    hasFreshWarmUp = false;
     return running;
   };
   let hasWarmed = false;
@@ -133,13 +152,13 @@ export function startCatalogMaintenance(
   // warmed at once, not in a minute, or the first minute's searches read every page from the
   // operating system, about three times slower at a million items (docs/scaling.md, "Memory").
   // An external database outlives our restarts; its hourly run is enough.
-  const warming = deps.config.databaseUrl
-    ? undefined
-    : warmCatalogTables(deps.database, { canInstall: true, isCancelled: () => isClosed })
+  const warming = isEmbedded
+    ? warmCatalogTables(deps.database, { canInstall: true, isCancelled: () => isClosed })
         .then(reportWarmUp)
         .catch((error: unknown) =>
           options.log.warn({ err: error }, 'could not read the catalog into memory'),
-        );
+        )
+    : undefined;
   const tick = () => {
     if (isClosed) return;
     runNow()
