@@ -109,3 +109,50 @@ describe('search rankings', () => {
       .toBe(5);
   });
 });
+
+/**
+ * A plain query is matched by its English stems alone when every word has one (search.ts,
+ * relevanceSql): that holds only while an item with a word always has that word's stem.
+ */
+describe('matching by stems', () => {
+  let testApp: TestApp;
+  const find = async (q: string) =>
+    (await searchItemIds(testApp.app.deps, { q, types: ['gif'], limit: 25, offset: 0 })).rows;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('finds every word of an item through that word’s stem, whatever its script or form', async () => {
+    await insertCatalogItems(testApp.database, [
+      { title: 'Café crème brûlée', tags: ['naïve', 'Ünïcödé'], altText: 'Déjà vu' },
+      { title: 'Ice-cream in 100x slow motion', tags: ['e-mail', 'don’t', "can't"] },
+      { title: 'Привет мир', tags: ['日本語', 'Ελληνικά'], altText: 'ПРЫГАЮЩИЙ КОТ' },
+      { title: 'Running dancers celebrating', tags: ['2024', 'v2.0', 'ßtraße'] },
+      { title: 'THE CATS’ PAJAMAS', altText: 'Ｆｕｌｌｗｉｄｔｈ letters and ﬁ ligatures' },
+    ]);
+    const missing = await testApp.database.db.execute<{ title: string; word: string }>(sql`
+      SELECT i.title, words.word
+      FROM items i, unnest(tsvector_to_array(i.search_vector)) AS words(word)
+      WHERE NOT tsvector_to_array(to_tsvector('sticky_english', words.word))
+        <@ tsvector_to_array(i.search_vector_stem)`);
+    expect(missing.rows).toEqual([]);
+    expect(await find('creme brulee')).toHaveLength(1);
+    expect(await find('Ice cream 100x')).toHaveLength(1);
+    expect(await find('привет')).toHaveLength(1);
+  });
+
+  it('still finds a stop word, typed or whole, that has no stem', async () => {
+    const [you, young] = await insertCatalogItems(testApp.database, [
+      { title: 'You', trendScore: 5 },
+      { title: 'Young cat', trendScore: 4 },
+    ]);
+    // `yo` begins "you" (a stop word: no stem) and "young" (stem young).
+    expect((await find('yo')).sort()).toEqual([you, young].sort());
+    expect(await find('you ')).toEqual([you]);
+    expect(await find('young ')).toEqual([young]);
+  });
+});
