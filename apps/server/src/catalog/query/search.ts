@@ -70,15 +70,6 @@ type QueryWord = {
   stems: string[];
 };
 
-async function readQueryWords(deps: CatalogDeps, normalized: string): Promise<QueryWord[]> {
-  const words = await deps.database.db.execute<QueryWord>(sql`
-    SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known,
-      tsvector_to_array(to_tsvector('sticky_english', lexeme)) AS stems
-    FROM unnest(to_tsvector('sticky_simple', ${normalized}))
-    ORDER BY positions[1]`);
-  return words.rows;
-}
-
 /** What a query matches by: its words, the words it is typing, its typo corrections. */
 interface QueryTerms {
   words: QueryWord[];
@@ -86,41 +77,51 @@ interface QueryTerms {
   corrections: Corrections | undefined;
 }
 
-async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<QueryTerms> {
-  const [words, completions] = await Promise.all([
-    readQueryWords(deps, query.normalized),
-    query.partial ? readCompletions(deps, query.partial) : undefined,
-  ]);
-  return { words, completions, corrections: await correctQuery(deps, words) };
-}
-
 /** A word being typed is matched as at most this many catalog words; past it, as a prefix. */
 const maxCompletions = 64;
 
 /**
- * The catalog words a word being typed begins (`danc` → dance, dancer, dancing), with their
- * English stems, from search_terms through its prefix index (migration 0014): matching them
- * as words lets the search index intersect each with a slice of popularity tiers, where a
- * prefix (`danc:*`) makes it collect every item of every such word first, 20-90 ms for a
- * common one at a million items (docs/catalog.md, "Search"). Undefined (match the prefix) when
- * the word is not plain ASCII letters and digits (its lexeme could differ from what was typed),
- * is longer than a term can be, or begins more than `maxCompletions` words.
+ * The query's words and, for the word being typed, the catalog words it begins (`danc` →
+ * dance, dancer, dancing) with their English stems, from search_terms through its prefix index
+ * (migration 0014), in one statement: a cold search's round trips are a fair part of its time
+ * (docs/scaling.md). Matching the words begun as words lets the search index intersect each
+ * with a slice of popularity tiers, where a prefix (`danc:*`) makes it collect every item of
+ * every such word first, 20-90 ms for a common one at a million items (docs/catalog.md,
+ * "Search"). Completions are undefined (match the prefix) when the word is not plain ASCII
+ * letters and digits (its lexeme could differ from what was typed), is longer than a term can
+ * be, or begins more than `maxCompletions` words.
  */
-async function readCompletions(
-  deps: CatalogDeps,
-  partial: string,
-): Promise<Completions | undefined> {
-  if (!/^[a-z0-9]{1,40}$/.test(partial)) return undefined;
-  const result = await deps.database.db.execute<{ term: string; stems: string[] }>(sql`
-    SELECT term, tsvector_to_array(to_tsvector('sticky_english', term)) AS stems
-    FROM search_terms WHERE term LIKE ${`${partial}%`}
-    ORDER BY term LIMIT ${maxCompletions + 1}`);
-  if (result.rows.length === 0 || result.rows.length > maxCompletions) return undefined;
-  return {
-    words: result.rows.map((row) => row.term),
-    stems: [...new Set(result.rows.flatMap((row) => row.stems))],
-    isEveryWordStemmed: result.rows.every((row) => row.stems.length > 0),
-  };
+async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<QueryTerms> {
+  const isCompletable = /^[a-z0-9]{1,40}$/.test(query.partial);
+  const completionsSql = isCompletable
+    ? sql`(SELECT json_agg(c ORDER BY c.term) FROM (
+        SELECT term, tsvector_to_array(to_tsvector('sticky_english', term)) AS stems
+        FROM search_terms WHERE term LIKE ${`${query.partial}%`}
+        ORDER BY term LIMIT ${maxCompletions + 1}) c)`
+    : sql`NULL`;
+  const result = await deps.database.db.execute<{
+    words: QueryWord[];
+    completions: Array<{ term: string; stems: string[] }> | null;
+  }>(sql`
+    SELECT
+      (SELECT coalesce(json_agg(w ORDER BY w.position), '[]') FROM (
+        SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known,
+          tsvector_to_array(to_tsvector('sticky_english', lexeme)) AS stems,
+          positions[1] AS position
+        FROM unnest(to_tsvector('sticky_simple', ${query.normalized}))) w) AS words,
+      ${completionsSql} AS completions`);
+  const row = result.rows[0];
+  const words = row?.words ?? [];
+  const terms = row?.completions ?? [];
+  const completions =
+    terms.length === 0 || terms.length > maxCompletions
+      ? undefined
+      : {
+          words: terms.map((term) => term.term),
+          stems: [...new Set(terms.flatMap((term) => term.stems))],
+          isEveryWordStemmed: terms.every((term) => term.stems.length > 0),
+        };
+  return { words, completions, corrections: await correctQuery(deps, words) };
 }
 
 interface Completions {
