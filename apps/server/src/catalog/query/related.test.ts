@@ -54,6 +54,26 @@ describe('related items', () => {
     await expect.poll(related).toEqual(['Sleepy cat']);
   });
 
+  it('ranks items with the title’s words in their own titles before those with them elsewhere', async () => {
+    const [source] = await insertCatalogItems(testApp.database, [
+      { title: 'Dancing penguin', tags: ['party'] },
+      { title: 'Penguins at the party', tags: ['party'], trendScore: 1 },
+      { title: 'Party time', tags: ['party'], altText: 'A penguin dances', trendScore: 9 },
+      { title: 'Lonely dance', trendScore: 20 },
+    ]);
+    const page = await listRelatedItemIds(testApp.app.deps, {
+      itemId: source!,
+      types: ['gif'],
+      limit: 15,
+      offset: 0,
+    });
+    expect((await loadItemsByIds(testApp, page.rows)).map((row) => row.title)).toEqual([
+      'Penguins at the party',
+      'Party time',
+      'Lonely dance',
+    ]);
+  });
+
   it('says which id it does not know', async () => {
     await expect(
       listRelatedItemIds(testApp.app.deps, {
