@@ -12,6 +12,7 @@ import {
   tagFrequency,
 } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
+import { quoteLexeme } from './tsquery-text.ts';
 import { changedItemsRead, keysOf, readSourceLists } from './related-lists.ts';
 import type { KeyList, SourceLists } from './related-lists.ts';
 
@@ -230,8 +231,8 @@ async function readCandidates(
   }>(sql`
     SELECT i.id, i.trend_score AS trend, i.popularity_tier AS tier,
       ${flags(tags.map((tag) => sql`i.tags @> ARRAY[${tag}]::text[]`))} AS tags,
-      ${flags(words.map((word) => sql`i.search_vector_stem @@ ${lexemeOf(word)}::tsquery`))} AS words,
-      ${flags(words.map((word) => sql`i.search_vector_stem @@ ${`${lexemeOf(word)}:A`}::tsquery`))} AS title_words
+      ${flags(words.map((word) => sql`i.search_vector_stem @@ ${quoteLexeme(word)}::tsquery`))} AS words,
+      ${flags(words.map((word) => sql`i.search_vector_stem @@ ${`${quoteLexeme(word)}:A`}::tsquery`))} AS title_words
     FROM items i
     WHERE ${where}`);
   const flagged = (values: readonly string[], text: string) =>
@@ -349,10 +350,7 @@ async function rankFromLists(
   );
 }
 
-/** A lexeme as tsquery text: quoted, so no word is read as an operator. */
-const lexemeOf = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
 /** Any of the words, as a tsquery of lexemes. */
 function toAnyWordQuery(words: readonly string[]): string {
-  return words.map(lexemeOf).join(' | ');
+  return words.map(quoteLexeme).join(' | ');
 }

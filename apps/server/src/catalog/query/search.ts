@@ -14,6 +14,7 @@ import {
 } from './popularity-slices.ts';
 import type { PopularityScale } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
+import { quoteLexeme } from './tsquery-text.ts';
 
 export interface SearchOptions {
   q: string;
@@ -140,9 +141,6 @@ interface Completions {
 const hasStemMatcher = (completions: Completions | undefined) =>
   !completions || completions.stems.length > 0;
 
-/** A lexeme as tsquery text: quoted, its quotes and backslashes escaped. */
-const lexeme = (term: string) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
 /**
  * Typo tolerance: every query word of 4+ letters that no item contains is matched to up to
  * three words of the catalog (search_terms): first those one edit away (a swap, a missing,
@@ -164,9 +162,9 @@ async function correctQuery(
   if ([...alternatives.values()].every((terms) => terms.length === 0)) return undefined;
   const parts = words.map(({ word }) => ({ word, close: alternatives.get(word) ?? [] }));
   return {
-    best: parts.map(({ word, close }) => lexeme(close[0] ?? word)).join(' & '),
+    best: parts.map(({ word, close }) => quoteLexeme(close[0] ?? word)).join(' & '),
     fuzzy: parts
-      .map(({ word, close }) => `(${[word, ...close].map(lexeme).join(' | ')})`)
+      .map(({ word, close }) => `(${[word, ...close].map(quoteLexeme).join(' | ')})`)
       .join(' & '),
     corrected: parts.map(({ word, close }) => close[0] ?? word).join(' '),
     alternatives,
@@ -286,7 +284,7 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
   // The word being typed, matched as the catalog words it begins and their stems when they
   // are few (readCompletions): the same items as its prefix, without collecting them all first.
   // Relevance still ranks by the prefix, as before.
-  const anyOf = (terms: readonly string[]) => `(${terms.map(lexeme).join(' | ')})`;
+  const anyOf = (terms: readonly string[]) => `(${terms.map(quoteLexeme).join(' | ')})`;
   const prefixMatch = completions
     ? sql`(websearch_to_tsquery('sticky_simple', ${head}) && ${anyOf(completions.words)}::tsquery)`
     : prefix;
