@@ -145,6 +145,29 @@ describe('matching by stems', () => {
     expect(await find('привет')).toHaveLength(1);
   });
 
+  it('finds queries with punctuation between or inside their words, typed or whole', async () => {
+    const [animals, plusOne, cpp, version, mail, percent] = await insertCatalogItems(
+      testApp.database,
+      [
+        { title: 'Animals & Nature' },
+        { title: '+1 from me' },
+        { title: 'C++ rocks' },
+        { title: 'Release v2.0' },
+        { title: 'Write to foo@bar.example' },
+        { title: '100% done, #1 fan' },
+      ],
+    );
+    expect(await find('animals & nature')).toEqual([animals]);
+    expect(await find('animals & nat')).toEqual([animals]);
+    expect(await find('food & drink & animals ')).toEqual([]);
+    // Punctuation inside a word can make one lexeme of it: those are matched as written too.
+    expect(await find('+1 from')).toEqual([plusOne]);
+    expect(await find('c++ rocks')).toEqual([cpp]);
+    expect(await find('release v2.0')).toEqual([version]);
+    expect(await find('foo@bar.example')).toEqual([mail]);
+    expect(await find('100% done, #1')).toEqual([percent]);
+  });
+
   it('still finds a stop word, typed or whole, that has no stem', async () => {
     const [you, young] = await insertCatalogItems(testApp.database, [
       { title: 'You', trendScore: 5 },

@@ -279,8 +279,14 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
     sql`, `,
   )}]::text[]`;
   // While a plain query's last word is typed, its prefix match holds every exact match: one
-  // index scan fewer. Not with operators (`or`, `-word`, quotes), where it may not.
-  const isPlain = /^[\p{L}\p{N} ]+$/u.test(normalized) && !/(^| )or( |$)/.test(normalized);
+  // index scan fewer. Plain: words of letters and digits, and between them, on its own,
+  // punctuation that is not an operator (`animals & nature`); not with operators (`or`,
+  // `-word`, quotes) or punctuation inside a word (`v2.0` is one lexeme, not `v2` and `0`).
+  const isPlain =
+    normalized
+      .split(' ')
+      .every((chunk) => /^[\p{L}\p{N}]+$/u.test(chunk) || /^[^\p{L}\p{N}"-]+$/u.test(chunk)) &&
+    !/(^| )or( |$)/.test(normalized);
   // The word being typed, matched as the catalog words it begins and their stems when they
   // are few (readCompletions): the same items as its prefix, without collecting them all first.
   // Relevance still ranks by the prefix, as before.
