@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -44,7 +45,11 @@ export interface SentStatement {
   values: unknown[];
 }
 
-/** The statements `run` sends through the pool (Drizzle sends every query through it). */
+/**
+ * The statements `run` sends through the pool (Drizzle sends every query through it), and
+ * only those: work the app started before, such as the catalog's warm-up at start, runs in
+ * another async context and is not counted.
+ */
 export async function recordStatements(
   database: DatabaseHandle,
   run: () => Promise<unknown>,
@@ -52,7 +57,9 @@ export async function recordStatements(
   const pool = database.pool;
   const query = pool.query.bind(pool);
   const sent: SentStatement[] = [];
+  const context = new AsyncLocalStorage<true>();
   pool.query = ((...args: Parameters<typeof query>) => {
+    if (!context.getStore()) return query(...args);
     const config = args[0] as string | { text: string; values?: unknown[] };
     const text = typeof config === 'string' ? config : config.text;
     const values =
@@ -62,7 +69,7 @@ export async function recordStatements(
     return query(...args);
   }) as typeof pool.query;
   try {
-    await run();
+    await context.run(true, run);
   } finally {
     pool.query = query;
   }
