@@ -47,7 +47,7 @@ export interface SentStatement {
 
 /**
  * The statements `run` sends through the pool (Drizzle sends every query through it), and
- * only those: work the app started before, such as the catalog's warm-up at start, runs in
+ * only those: work the app started before (its warm-up or maintenance at start) runs in
  * another async context and is not counted.
  */
 export async function recordStatements(

@@ -213,11 +213,10 @@ function toRanking(ranked: readonly { id: string }[], isExact: boolean, estimate
  */
 async function readCandidates(
   deps: QueryDeps,
-  source: { tags: readonly string[]; words: readonly string[] },
+  /** Each tag and word once, as rankRelated and readSourceLists give them. */
+  { tags, words }: { tags: readonly string[]; words: readonly string[] },
   where: SQL,
 ): Promise<CandidateRow[]> {
-  const tags = [...new Set(source.tags)];
-  const words = [...new Set(source.words)];
   const flag = (condition: SQL) => sql`(${condition})::int::text`;
   const flags = (conditions: SQL[]) =>
     conditions.length === 0 ? sql`''` : sql`concat(${sql.join(conditions.map(flag), sql`, `)})`;

@@ -288,7 +288,7 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
       .every((chunk) => /^[\p{L}\p{N}]+$/u.test(chunk) || /^[^\p{L}\p{N}"-]+$/u.test(chunk)) &&
     !/(^| )or( |$)/.test(normalized);
   // The word being typed, matched as the catalog words it begins and their stems when they
-  // are few (readCompletions): the same items as its prefix, without collecting them all first.
+  // are few (readQueryTerms): the same items as its prefix, without collecting them all first.
   // Relevance still ranks by the prefix, as before.
   const anyOf = (terms: readonly string[]) => `(${terms.map(quoteLexeme).join(' | ')})`;
   const prefixMatch = completions
