@@ -323,7 +323,7 @@ const mebibyte = 1024 * 1024;
  * The embedded PostgreSQL's buffer cache: a quarter of this machine's memory (or of the
  * container's limit), PostgreSQL's own advice for a database server, between its default of
  * 128 MB and 4 GB. At a million items the tables a search reads (items, their word indexes, the
- * item documents) take about 1.4 GB: in PostgreSQL's default 128 MB each cold search reads its
+ * item documents) take about 1.7 GB: in PostgreSQL's default 128 MB each cold search reads its
  * matches' rows from the operating system, a third of its time (docs/scaling.md, "Memory").
  * Linux gives the cache memory only as pages are used, so a small catalog costs little.
  */

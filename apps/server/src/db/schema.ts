@@ -169,6 +169,12 @@ export const items = pgTable(
           .using('gin', t.searchVectorStem, tier)
           .where(isListableOfType),
         index(`items_${type}_tags_tier_idx`).using('gin', t.tags, tier).where(isListableOfType),
+        // Each English stem joined with each of the item's tier keys (sticky_stem_tiers,
+        // migration 0017): a slice's matches of a plain query are found by their own keys,
+        // without reading the tiers' long lists (docs/catalog.md, "Popularity slices").
+        index(`items_${type}_stem_tiers_idx`)
+          .using('gin', sql`sticky_stem_tiers(search_vector_stem, popularity_tier)`)
+          .where(isListableOfType),
       ];
     }),
     index('items_title_trgm_idx').using('gin', sql`${t.title} gin_trgm_ops`),

@@ -243,17 +243,36 @@ export function sliceSql(slice: Slice, types: readonly ItemType[] | undefined): 
   if (lower === undefined) {
     return upper === undefined ? sql`` : sql` AND i.popularity_tier < ${upper}`;
   }
+  return sql` AND sticky_tier_keys(i.popularity_tier) && sticky_tier_range_keys(${lower}::int, ${sliceTopSql(upper, types)})`;
+}
+
+/** A bounded slice's upper end: `upper`, or for the top one the highest tier there is now. */
+function sliceTopSql(upper: number | undefined, types: readonly ItemType[] | undefined): SQL {
+  if (upper !== undefined) return sql`${upper}::int`;
   // One index probe per type (items_type_trend_idx): the trend index leads with the type.
   const highestOf = (type: ItemType) =>
     sql`(SELECT max(trend_score) FROM items WHERE type = ${type})`;
-  const above =
-    upper === undefined
-      ? sql`coalesce(floor(greatest(${sql.join(
-          (types ?? itemTypeSchema.options).map(highestOf),
-          sql`, `,
-        )}) * 2)::int * 4 + 4, 0)`
-      : sql`${upper}::int`;
-  return sql` AND sticky_tier_keys(i.popularity_tier) && sticky_tier_range_keys(${lower}::int, ${above})`;
+  return sql`coalesce(floor(greatest(${sql.join(
+    (types ?? itemTypeSchema.options).map(highestOf),
+    sql`, `,
+  )}) * 2)::int * 4 + 4, 0)`;
+}
+
+/**
+ * The items (alias `i`) of one type in a bounded slice whose English stems match `stems`, a
+ * tsquery of ANDs and ORs of stems, by their stem-and-tier keys (sticky_stem_tiers, migration
+ * 0017): one short list per stem and key, where `sliceSql` beside the stem matcher intersects
+ * the stems' items with all of the slice's. Undefined for a slice open below (its matches are
+ * read whole) or for several types (the index is per type).
+ */
+export function stemSliceSql(
+  stems: SQL,
+  slice: Slice,
+  types: readonly ItemType[] | undefined,
+): SQL | undefined {
+  if (slice.lower === undefined || types?.length !== 1) return undefined;
+  return sql`sticky_stem_tiers(i.search_vector_stem, i.popularity_tier)
+    @@ sticky_stem_tier_query(${stems}, ${slice.lower}::int, ${sliceTopSql(slice.upper, types)})`;
 }
 
 /** One fixed order of ids: the tie-break every ranking ends with. */

@@ -10,6 +10,7 @@ import {
   readSlices,
   sliceSql,
   stemFrequency,
+  stemSliceSql,
   wordFrequency,
 } from './popularity-slices.ts';
 import type { PopularityScale } from './popularity-slices.ts';
@@ -318,9 +319,22 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
     ...(stemMatch ? [sql`i.search_vector_stem @@ ${stemMatch}`] : []),
     ...(fuzzy ? [sql`i.search_vector @@ ${fuzzy}`] : []),
   ];
+  // The longest stem sticky_stem_tiers keeps (migration 0017).
+  const isKeyable = (stem: string) => Buffer.byteLength(stem) <= 200;
+  const isMatchedByStemsAlone =
+    isCoveredByStems &&
+    matchers.length === 1 &&
+    words.every((word) => word.stems.every(isKeyable)) &&
+    (completions?.stems.every(isKeyable) ?? true);
   return {
     /** Whether item `i` matches. */
     match: sql`(${sql.join(matchers, sql` OR `)})`,
+    /**
+     * The stems query that alone decides whether an item matches, when one does (a plain
+     * query without typo corrections): a bounded slice then finds its matches by their
+     * stem-and-tier keys (popularity-slices.ts, `stemSliceSql`).
+     */
+    stemsAlone: isMatchedByStemsAlone ? stemMatch : undefined,
     /** Item `i`'s relevance: it reads search_vector, search_vector_stem, tags and title. */
     score: sql`ts_rank(i.search_vector, ${exact})
       + ts_rank(i.search_vector, ${prefix}) * 0.6
@@ -339,7 +353,7 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
  */
 function scoredMatchesSql(
   relevance: ReturnType<typeof relevanceSql>,
-  filter: SQL,
+  where: SQL,
   scored: number,
 ): SQL {
   return sql`
@@ -348,7 +362,7 @@ function scoredMatchesSql(
       SELECT i.id, i.trend_score, i.popularity_tier, i.search_vector, i.search_vector_stem,
         i.tags, i.title, count(*) OVER () AS matched
       FROM items i
-      WHERE ${relevance.match} AND ${filter}
+      WHERE ${where}
       ORDER BY i.popularity_tier DESC, i.trend_score DESC, i.id COLLATE "C"
       LIMIT ${scored}
     ) i`;
@@ -447,10 +461,14 @@ async function rankSearch(
   const read = await readSlices(scale, {
     firstSlice: Math.max(blockSize, reachFor(0, 1, needed) / Math.max(density, 1e-9)),
     readSlice: async (slice): Promise<MatchRow[]> => {
+      const byStemKeys =
+        relevance.stemsAlone && stemSliceSql(relevance.stemsAlone, slice, options.types);
       const result = await deps.database.db.execute<Record<keyof MatchRow | 'matched', string>>(
         scoredMatchesSql(
           relevance,
-          sql`${filter}${sliceSql(slice, options.types)}`,
+          byStemKeys
+            ? sql`${byStemKeys} AND ${filter}`
+            : sql`${relevance.match} AND ${filter}${sliceSql(slice, options.types)}`,
           Math.max(1, needed - matched),
         ),
       );
