@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { watchDecoderMemory } from '../import/decoder-memory.ts';
 import type { DecodersMemory } from '../import/decoder-memory.ts';
 import type { ImportRun } from '../import/index.ts';
@@ -207,4 +208,44 @@ export function compareImports(
     },
     speedup: round(ratioOf(after.filesPerSecond, beforeFilesPerSecond), 2),
   };
+}
+
+/**
+ * Makes the baseline's item documents ahead with its own code, as its catalog maintenance does
+ * within a minute of a start (docs/catalog.md, "Item documents"): a catalog grown behind a
+ * running server has none until then, and a baseline serializing every item of a cold page from
+ * its rows measured slower than ours on the same code. Undefined when the baseline's code has
+ * no item documents.
+ */
+export async function refreshBaselineDocuments(
+  baseline: Baseline,
+  server: { dataDir: string; url: string; databaseUrl: string },
+): Promise<{ made: number; removed: number } | undefined> {
+  const module = (file: string) =>
+    JSON.stringify(pathToFileURL(path.join(baseline.root, 'apps/server/src', file)).href);
+  const script = `
+    const { loadConfig } = await import(${module('config/env.ts')});
+    const { connectDatabase } = await import(${module('db/client.ts')});
+    const json = await import(${module('catalog/query/item-json.ts')});
+    if (!json.refreshItemDocuments) { console.log('null'); process.exit(0); }
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ${JSON.stringify(server.dataDir)},
+      PUBLIC_URL: ${JSON.stringify(server.url)}, DATABASE_URL: ${JSON.stringify(server.databaseUrl)},
+      SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef' });
+    const database = connectDatabase(config.databaseUrl ?? ${JSON.stringify(server.databaseUrl)});
+    try { console.log(JSON.stringify(await json.refreshItemDocuments({ config, database }))); }
+    finally { await database.close(); }`;
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: baseline.root, maxBuffer: 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+  const result = JSON.parse(output.trim().split('\n').at(-1) ?? 'null') as {
+    made: number;
+    removed: number;
+  } | null;
+  return result ?? undefined;
 }

@@ -6,6 +6,7 @@ import { refreshItemDocuments } from '../../apps/server/src/catalog/query/item-j
 import { warmCatalogTables } from '../../apps/server/src/catalog/warm-catalog.ts';
 import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
+import { refreshBaselineDocuments } from '../lib/baseline.ts';
 import type { Baseline } from '../lib/baseline.ts';
 import type { LoadResult } from '../lib/load.ts';
 import { combineLoads, roundSummary, runLoad } from '../lib/load.ts';
@@ -268,6 +269,17 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
             `${options.baseline!.commit}'s catalog has ${grown.items} items, ours ${growth.items}`,
           );
         }
+        const started = performance.now();
+        const made = await refreshBaselineDocuments(options.baseline!, {
+          dataDir: beforeDataDir!,
+          url: before.url,
+          databaseUrl: before.databaseUrl,
+        });
+        log(
+          made
+            ? `search:   ${options.baseline!.commit}'s item documents, by its own code: ${made.made.toLocaleString('en')} made, ${made.removed} removed in ${((performance.now() - started) / 1000).toFixed(1)} s`
+            : `search:   ${options.baseline!.commit} keeps no item documents`,
+        );
       }
       // The maintenance's last step (docs/scaling.md, "Memory"), after the baseline's growth so
       // that nothing read since pushes it out: the hot tables in each database's buffer cache.
