@@ -286,16 +286,14 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       // The baseline's too: its own maintenance warmed it at start, when it was empty, and a
       // baseline reading its pages from the operating system came out 1.2 to 1.4 times slower
       // than ours on the same code (docs/scaling.md, "Figures measured here").
-      if (before) {
-        const warmed = await warmCatalogTables(before.database, { canInstall: true });
+      const warm = async (label: string, benchServer: BenchServer) => {
+        const warmUp = await warmCatalogTables(benchServer.database, { canInstall: true });
         log(
-          `search:   ${options.baseline!.commit}'s warm-up: ${warmed.loaded.length} relations, ${Math.round(warmed.bytes / 1024 / 1024)} MB in ${(warmed.ms / 1000).toFixed(1)} s`,
+          `search:   ${label}warm-up: ${warmUp.loaded.length} relations, ${Math.round(warmUp.bytes / 1024 / 1024)} MB in ${(warmUp.ms / 1000).toFixed(1)} s${warmUp.skipped.length > 0 ? `; did not fit: ${warmUp.skipped.join(', ')}` : ''}`,
         );
-      }
-      const warmUp = await warmCatalogTables(server.database, { canInstall: true });
-      log(
-        `search:   warm-up: ${warmUp.loaded.length} relations, ${Math.round(warmUp.bytes / 1024 / 1024)} MB in ${(warmUp.ms / 1000).toFixed(1)} s${warmUp.skipped.length > 0 ? `; did not fit: ${warmUp.skipped.join(', ')}` : ''}`,
-      );
+      };
+      if (before) await warm(`${options.baseline!.commit}'s `, before);
+      await warm('', server);
       const mix = buildRequestMix(size, options.queryCount);
       const load = async (paths: readonly string[], connections: number, url = server.url) => {
         const result = await runLoad({

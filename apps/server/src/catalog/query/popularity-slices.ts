@@ -259,8 +259,15 @@ function sliceTopSql(upper: number | undefined, types: readonly ItemType[] | und
 }
 
 /**
+ * Whether a stem has stem-and-tier keys: sticky_stem_tiers (migration 0017) leaves out stems
+ * past 200 bytes, which keyed would pass a lexeme's 2 KB. A query with another is not matched
+ * by `stemSliceSql`.
+ */
+export const isKeyableStem = (stem: string) => Buffer.byteLength(stem) <= 200;
+
+/**
  * The items (alias `i`) of one type in a bounded slice whose English stems match `stems`, a
- * tsquery of ANDs and ORs of stems, by their stem-and-tier keys (sticky_stem_tiers, migration
+ * tsquery of ANDs and ORs of stems (each `isKeyableStem`), by their stem-and-tier keys (sticky_stem_tiers, migration
  * 0017): one short list per stem and key, where `sliceSql` beside the stem matcher intersects
  * the stems' items with all of the slice's. Undefined for a slice open below (its matches are
  * read whole) or for several types (the index is per type).

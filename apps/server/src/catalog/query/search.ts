@@ -5,6 +5,7 @@ import { listableItemsSql } from './items.ts';
 import type { CatalogDeps, ItemType, Page, Ranking } from './items.ts';
 import {
   compareIds,
+  isKeyableStem,
   prefixFrequency,
   reachFor,
   readSlices,
@@ -319,13 +320,11 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
     ...(stemMatch ? [sql`i.search_vector_stem @@ ${stemMatch}`] : []),
     ...(fuzzy ? [sql`i.search_vector @@ ${fuzzy}`] : []),
   ];
-  // The longest stem sticky_stem_tiers keeps (migration 0017).
-  const isKeyable = (stem: string) => Buffer.byteLength(stem) <= 200;
   const isMatchedByStemsAlone =
     isCoveredByStems &&
-    matchers.length === 1 &&
-    words.every((word) => word.stems.every(isKeyable)) &&
-    (completions?.stems.every(isKeyable) ?? true);
+    !fuzzy &&
+    words.every((word) => word.stems.every(isKeyableStem)) &&
+    (completions?.stems.every(isKeyableStem) ?? true);
   return {
     /** Whether item `i` matches. */
     match: sql`(${sql.join(matchers, sql` OR `)})`,
