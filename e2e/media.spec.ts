@@ -32,8 +32,8 @@ const word = randomWord('mv');
 const tallWord = randomWord('tq');
 const tallCount = 12;
 
-/** Chromium plays H.264 and WebM with alpha (docs/web.md, "Media"). */
-const chromiumSupport = { canPlayMp4: true, canPlayAlphaWebm: true };
+/** Chromium plays H.264, VP9 and VP9 with alpha (docs/web.md, "Media"). */
+const chromiumSupport = { canPlayMp4: true, canPlayWebm: true, canPlayAlphaWebm: true };
 
 interface MediaServer {
   sticky: StickyServer;
@@ -227,19 +227,23 @@ test.describe('media in Chromium', () => {
     const { gif } = media;
     const fixedWidth = gif.images.fixed_width!;
     const still = gif.images.fixed_width_still!;
-    // The test's GIF is one video suits: its MP4 and poster weigh less than its WebP. The
-    // poster is the still's lighter file, its WebP or its GIF.
+    // The test's GIF is one video suits: its videos and poster weigh less than its WebP, and
+    // its VP9 WebM (a later rendition, in by now) less than its MP4, so Chromium is shown the
+    // WebM. The poster is the still's lighter file, its WebP or its GIF.
     const poster = pickPoster(still)!.url;
     expect([still.url, still.webp]).toContain(poster);
+    expect(fixedWidth.mp4).toMatch(/\.mp4$/);
+    expect(fixedWidth.webm).toMatch(/\.webm$/);
+    expect(Number(fixedWidth.webm_size)).toBeLessThan(Number(fixedWidth.mp4_size));
     expect(
       pickVideoSource(fixedWidth, still, { ...chromiumSupport, isTransparent: false }),
-    ).toEqual({ src: fixedWidth.mp4, type: 'video/mp4', poster });
+    ).toEqual({ src: fixedWidth.webm, type: 'video/webm', poster });
     const { page, pageErrors } = await openPage(browser, media);
     await page.goto(`/search/${word}`);
     const tile = tileOf(page, gif.id);
     await expect(tile.locator('video')).toHaveCount(1);
     expect((await readShownMedia(tile)).video).toMatchObject({
-      src: fixedWidth.mp4,
+      src: fixedWidth.webm,
       poster,
       muted: true,
       loop: true,
@@ -373,7 +377,10 @@ test.describe('media in Chromium', () => {
     const itemMedia = itemMediaOf(page);
     await expectVideoAdvancing(itemMedia);
     const playing = (await readShownMedia(itemMedia)).video!;
-    const gifVideos = Object.values(gif.images).flatMap((rendition) => rendition.mp4 ?? []);
+    const gifVideos = Object.values(gif.images).flatMap((rendition) => [
+      ...(rendition.mp4 ? [rendition.mp4] : []),
+      ...(rendition.webm ? [rendition.webm] : []),
+    ]);
     expect(gifVideos).toContain(playing.src);
     expect(playing).toMatchObject({ muted: true, loop: true, playsInline: true });
     expect(playing.videoWidth).toBeGreaterThan(0);

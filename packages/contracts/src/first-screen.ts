@@ -224,7 +224,10 @@ export interface RenditionMedia {
   webp_size?: ByteSize;
   mp4?: string;
   mp4_size?: ByteSize;
-  /** Ours, beside GIPHY's fields: VP9 with alpha for transparent items. */
+  /**
+   * Ours, beside GIPHY's fields: VP9, with alpha for transparent items; a GIF's grid tile has
+   * one beside its MP4.
+   */
   webm?: string;
   webm_size?: ByteSize;
 }
@@ -233,8 +236,14 @@ export interface VideoSupport {
   /** Stickers and animated text: never an MP4 (no alpha), a WebM where alpha plays. */
   isTransparent: boolean;
   canPlayMp4: boolean;
+  /** VP9 WebM without alpha, as a GIF's grid tile has beside its MP4. */
+  canPlayWebm: boolean;
   canPlayAlphaWebm: boolean;
 }
+
+type VideoField = 'mp4' | 'webm';
+
+const videoTypes = { mp4: 'video/mp4', webm: 'video/webm' } as const;
 
 function byteCount(value: ByteSize): number | undefined {
   const bytes = Number(value);
@@ -263,12 +272,13 @@ export function pickPoster(
 /**
  * Which video a rendition plays as, and its poster, or null when it shows as its image
  * (docs/web.md, "Media"): a video the browser plays without losing the item's transparency
- * (MP4 for GIFs, WebM with alpha for stickers and text), unless the rendition's WebP (or its
- * GIF, without one) is no more bytes than the video and its poster, which are both fetched.
- * Video is usually the lighter; flat, few-colour art (terminal recordings) is lighter as WebP.
- * Sizes unknown: the video. `videoFallbacks` stand in for a rendition without a video of its
- * own (the item page: the original's). The web shows tiles by it and the server preloads what
- * the first tiles show by it, so both must agree.
+ * (WebM with alpha for stickers and text; for GIFs the lighter of the MP4 and, where VP9 plays,
+ * the WebM), unless the rendition's WebP (or its GIF, without one) is no more bytes than the
+ * video and its poster, which are both fetched. Video is usually the lighter; flat, few-colour
+ * art (terminal recordings) is lighter as WebP. Sizes unknown: the video (the MP4 of a GIF).
+ * `videoFallbacks` stand in for a rendition without a video of its own (the item page: the
+ * original's). The web shows tiles by it and the server preloads what the first tiles show by
+ * it, so both must agree.
  */
 export function pickVideoSource(
   rendition: RenditionMedia | undefined,
@@ -276,18 +286,32 @@ export function pickVideoSource(
   support: VideoSupport,
   videoFallbacks: ReadonlyArray<RenditionMedia | undefined> = [],
 ): { src: string; type: 'video/mp4' | 'video/webm'; poster: string | undefined } | null {
-  const field = support.isTransparent ? 'webm' : 'mp4';
-  const canPlay = support.isTransparent ? support.canPlayAlphaWebm : support.canPlayMp4;
-  const source = canPlay
-    ? [rendition, ...videoFallbacks].find((entry) => entry?.[field])
-    : undefined;
-  const src = source?.[field];
-  if (!source || !src) return null;
-  const type = support.isTransparent ? 'video/webm' : 'video/mp4';
+  const playable: VideoField[] = support.isTransparent
+    ? support.canPlayAlphaWebm
+      ? ['webm']
+      : []
+    : [
+        ...(support.canPlayMp4 ? (['mp4'] as const) : []),
+        ...(support.canPlayWebm ? (['webm'] as const) : []),
+      ];
+  const source = [rendition, ...videoFallbacks].find((entry) =>
+    playable.some((field) => entry?.[field]),
+  );
+  if (!source) return null;
+  const sizeOf = (field: VideoField) =>
+    byteCount(source[field === 'mp4' ? 'mp4_size' : 'webm_size']);
+  // The first the source has, unless another is known to be lighter.
+  const field = playable
+    .filter((candidate) => source[candidate])
+    .reduce((best, candidate) => {
+      const [bestBytes, bytes] = [sizeOf(best), sizeOf(candidate)];
+      return bestBytes !== undefined && bytes !== undefined && bytes < bestBytes ? candidate : best;
+    });
+  const src = source[field]!;
   const poster = pickPoster(still);
   const hasImage = Boolean(rendition?.url || rendition?.webp);
   const imageBytes = byteCount(rendition?.webp ? rendition.webp_size : rendition?.size);
-  const videoBytes = byteCount(source[support.isTransparent ? 'webm_size' : 'mp4_size']);
+  const videoBytes = sizeOf(field);
   const posterBytes = poster ? byteCount(poster.size) : 0;
   if (
     hasImage &&
@@ -297,5 +321,5 @@ export function pickVideoSource(
   ) {
     if (imageBytes <= videoBytes + posterBytes) return null;
   }
-  return { src, type, poster: poster?.url };
+  return { src, type: videoTypes[field], poster: poster?.url };
 }

@@ -120,7 +120,7 @@ function listFirstPaints(items: readonly GiphyItem[]): Array<{ href: string; typ
     const rendition = pickRendition(item.images, tileRenditions.animated);
     const still = pickRendition(item.images, tileRenditions.still);
     const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
-    const support = { isTransparent, canPlayMp4: true, canPlayAlphaWebm: true };
+    const support = { isTransparent, canPlayMp4: true, canPlayWebm: true, canPlayAlphaWebm: true };
     const video = pickVideoSource(rendition, still, support);
     if (video) return video.poster ? [{ href: video.poster }] : [];
     if (rendition?.webp) return [{ href: rendition.webp, type: 'image/webp' }];

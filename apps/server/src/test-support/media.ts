@@ -161,6 +161,9 @@ export function decodeVideoFrames(
       ...(isWebm ? ['-c:v', 'libvpx-vp9'] : []),
       '-i',
       file,
+      // Each frame of the file once: a WebM's frames have times of their own, not a rate.
+      '-vsync',
+      'passthrough',
       '-f',
       'rawvideo',
       '-pix_fmt',

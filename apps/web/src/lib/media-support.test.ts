@@ -13,17 +13,36 @@ describe('detectMediaSupport', () => {
     );
   };
 
-  it('plays MP4 and WebM with alpha where the browser says it plays them', () => {
+  it('plays MP4 and WebM (with alpha) where the browser says it plays them', () => {
     browser('Google Inc.', ['video/mp4', 'video/webm']);
-    expect(detectMediaSupport()).toEqual({ canPlayMp4: true, canPlayAlphaWebm: true });
+    expect(detectMediaSupport()).toEqual({
+      canPlayMp4: true,
+      canPlayWebm: true,
+      canPlayAlphaWebm: true,
+    });
     vi.restoreAllMocks();
     browser('', ['video/webm']);
-    expect(detectMediaSupport()).toEqual({ canPlayMp4: false, canPlayAlphaWebm: true });
+    expect(detectMediaSupport()).toEqual({
+      canPlayMp4: false,
+      canPlayWebm: true,
+      canPlayAlphaWebm: true,
+    });
+    vi.restoreAllMocks();
+    browser('Google Inc.', ['video/mp4']);
+    expect(detectMediaSupport()).toEqual({
+      canPlayMp4: true,
+      canPlayWebm: false,
+      canPlayAlphaWebm: false,
+    });
   });
 
   it('never takes WebKit’s word for WebM: it shows a transparent sticker on black', () => {
     browser('Apple Computer, Inc.', ['video/mp4', 'video/webm']);
-    expect(detectMediaSupport()).toEqual({ canPlayMp4: true, canPlayAlphaWebm: false });
+    expect(detectMediaSupport()).toEqual({
+      canPlayMp4: true,
+      canPlayWebm: false,
+      canPlayAlphaWebm: false,
+    });
   });
 
   it('asks for the codecs, not only the container', () => {

@@ -53,16 +53,4 @@ describe.skipIf(!ffmpegPath)('encodeVideo with RGB frames', () => {
       ).toBeLessThan(16);
     });
   });
-
-  it('refuses RGB frames for the WebM, whose alpha channel needs RGBA', async () => {
-    const frames = { ...makeRgbFrames(32, 24, [[0, 0, 0]]), delays: [100] };
-    await expect(
-      encodeVideo({
-        ffmpegPath: ffmpegPath!,
-        codec: 'vp9',
-        frames,
-        outputFile: path.join(workDir(), 'rgb.webm'),
-      }),
-    ).rejects.toThrow('RGBA');
-  });
 });

@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { muxVp9WithAlpha, readIvf } from './webm-alpha.ts';
+import { muxVp9Webm, readIvf } from './webm-mux.ts';
+import type { FrameTiming } from './webm-mux.ts';
 
 /**
- * Video renditions (docs/catalog.md, "Renditions"): H.264 MP4 for GIFs, WebM with an alpha
- * channel for stickers and animated text. ffmpeg only ever reads raw RGBA (or RGB) frames that
- * sharp decoded, from its stdin: its demuxers and decoders never see an uploaded or rendered file.
+ * Video renditions (docs/catalog.md, "Renditions"): H.264 MP4 for GIFs (and a VP9 WebM of their
+ * grid tile), WebM with an alpha channel for stickers and animated text. ffmpeg only ever reads
+ * raw RGBA (or RGB) frames that sharp decoded, from its stdin: its demuxers and decoders never
+ * see an uploaded or rendered file.
  *
  * The WebM is VP9 whose colour and alpha ffmpeg codes as two streams, each at its own quality,
- * muxed into one file by webm-alpha.ts. The ffmpeg that @ffmpeg-installer ships (4.1) codes a
+ * muxed into one file by webm-mux.ts. The ffmpeg that @ffmpeg-installer ships (4.1) codes a
  * `yuva420p` input's alpha with a second encoder that takes none of the quality or speed
  * settings: on a 200 px, 99-frame Noto emoji its VP8 WebM was 203 KB, half of it alpha at the
  * default quantiser, where the two VP9 streams are 120 KB at the same colour SSIM (0.982) and an
@@ -21,8 +23,9 @@ export type VideoCodec = 'h264' | 'vp9';
 export interface VideoFrames {
   data: Buffer;
   /**
-   * 4 (RGBA, the default) or 3 (RGB): H.264 has no alpha, so frames flattened for it go
-   * without, a quarter fewer bytes through the pipe and for ffmpeg to convert.
+   * 4 (RGBA, the default) or 3 (RGB): frames flattened for a video without alpha (H.264, a
+   * GIF's VP9) go without, a quarter fewer bytes through the pipe and for ffmpeg to convert.
+   * A VP9 WebM keeps an alpha channel exactly when its frames have one.
    */
   channels?: 3 | 4;
   /** Even: yuv420p halves both dimensions. */
@@ -39,6 +42,12 @@ export interface EncodeVideoOptions {
   frames: VideoFrames;
   /** Where ffmpeg writes the file (our own staging folder; MP4's faststart rewrites it there). */
   outputFile: string;
+  /**
+   * VP9 only: code the frames' alpha channel (they must be RGBA) as a second stream. Default:
+   * whether the frames have one. Frames that sharp flattened can still carry a fourth channel
+   * (its pipeline applies `ensureAlpha` after `removeAlpha`, whatever the order of the calls).
+   */
+  keepAlpha?: boolean;
   /** Plays the frames this many times in a row (GIPHY's `looping`); default once. */
   repeat?: number;
   /** Encoder threads: the share of the cores this worker has. */
@@ -89,9 +98,10 @@ const UNIT_STEPS_MS = [20, 25, 40] as const;
 const MAX_REPEAT = 4;
 
 /**
- * A constant frame rate that carries every frame's own timing: one step is the greatest common
- * divisor of the delays (100 ms for most GIFs: no frame repeated), and a frame shown for several
- * steps is repeated, which H.264 and VP9 code as skipped blocks in a few bytes. Returns the step
+ * A constant frame rate that carries every frame's own timing, for the MP4: one step is the
+ * greatest common divisor of the delays (100 ms for most GIFs: no frame repeated), and a frame
+ * shown for several steps is repeated, which H.264 codes as skipped blocks in a few bytes (VP9
+ * does not: its WebM carries each frame's time instead, planFrameTimes). Returns the step
  * and, per output frame, the input frame it shows. The total duration is kept exactly (rounded
  * to the step), so a video that loops plays at the pace of the GIF.
  */
@@ -127,6 +137,29 @@ export function planTimeline(
 }
 
 /**
+ * For a WebM: each frame once (the frames `repeat` times over), starting when the animation
+ * shows it, to the millisecond. Repeating a frame for a constant rate doubled VP9's bytes: a
+ * 200 px tile of a 58-second terminal recording (380 frames, about 1,160 at 20 ms steps) was
+ * 213 KB against the H.264 tile's 148, and 110 KB with each frame once.
+ */
+export function planFrameTimes(
+  delays: readonly number[],
+  repeat = 1,
+): FrameTiming & { sequence: number[] } {
+  const sequence: number[] = [];
+  const startsMs: number[] = [];
+  let durationMs = 0;
+  for (let loop = 0; loop < Math.max(1, repeat); loop += 1) {
+    for (const [index, delay] of delays.entries()) {
+      sequence.push(index);
+      startsMs.push(durationMs);
+      durationMs += Math.max(1, Math.round(playedDelayMs(delay)));
+    }
+  }
+  return { sequence, startsMs, durationMs };
+}
+
+/**
  * Frames larger than this (about 350 × 350) are encoded at a higher CRF: the tiles people load
  * most are small and get the finer quantiser; a few percent on a large original is not worth it.
  */
@@ -147,7 +180,7 @@ const H264_LARGE_CRF = 25;
  * played from its start and never sought, so the encoders' default of one every 250 frames only
  * spent bytes on long animations: on a 58-second terminal recording (380 frames, played as about
  * 1,160), the 200 px H.264 tile went from 163 to 147 KB at SSIM 0.9939 → 0.9933. A WebM's two
- * streams get the same interval, so their first key frames meet (webm-alpha.ts).
+ * streams get the same interval, so their first key frames meet (webm-mux.ts).
  */
 const keyframeArguments = (frames: number) => ['-g', String(Math.max(1, frames))];
 
@@ -202,7 +235,7 @@ interface Vp9Streams {
 }
 
 /**
- * The colour and the alpha plane of the same frames as two VP9 streams (webm-alpha.ts muxes
+ * The colour and the alpha plane of the same frames as two VP9 streams (webm-mux.ts muxes
  * them): the alpha becomes the second stream's luma as it is (full range, no scaling).
  */
 function vp9AlphaArguments(
@@ -227,6 +260,7 @@ function vp9AlphaArguments(
   ];
 }
 
+/** One VP9 stream, into an IVF file that webm-mux.ts muxes. */
 function vp9StreamArguments(
   threads: number,
   crf: number,
@@ -258,13 +292,30 @@ function vp9StreamArguments(
   ];
 }
 
+/** A VP9 stream without alpha (a GIF's tile), at the colour quality of a sticker's. */
+function vp9OpaqueArguments(
+  threads: number,
+  crf: number | undefined,
+  isLarge: boolean,
+  frames: number,
+  outputFile: string,
+): string[] {
+  const colourCrf = crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
+  return [
+    '-pix_fmt',
+    'yuv420p',
+    ...vp9StreamArguments(threads, colourCrf, isLarge, frames, outputFile),
+  ];
+}
+
 /** A minimal environment: nothing of the server's (secrets, DATABASE_URL) reaches ffmpeg. */
 const FFMPEG_ENV = { LC_ALL: 'C' };
 
 /**
- * Encodes frames to an MP4 (H.264, yuv420p, no audio) or a WebM (VP9 with alpha) at a constant
- * rate that keeps each frame's timing (planTimeline). Rejects with ffmpeg's last words when it
- * fails; the caller's process budget (media-processor.ts) bounds its time and memory.
+ * Encodes frames to an MP4 (H.264, yuv420p, no audio) at a constant rate that keeps each
+ * frame's timing (planTimeline), or a WebM (VP9, with alpha when the frames have it) of each
+ * frame once at its own time (planFrameTimes). Rejects with ffmpeg's last words when it fails;
+ * the caller's process budget (media-processor.ts) bounds its time and memory.
  */
 export async function encodeVideo(
   options: EncodeVideoOptions,
@@ -274,21 +325,39 @@ export async function encodeVideo(
     throw new Error(`video frames must have even dimensions, not ${frames.width}×${frames.height}`);
   }
   const channels = frames.channels ?? 4;
-  if (codec === 'vp9' && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
   const frameBytes = frames.width * frames.height * channels;
   if (frames.data.length < frameBytes * frames.frames) {
     throw new Error(`video frames: fewer bytes than frames × width × height × ${channels}`);
   }
-  const { unitMs, sequence } = planTimeline(frames.delays.slice(0, frames.frames), options.repeat);
+  const delays = frames.delays.slice(0, frames.frames);
   const threads = Math.max(1, options.threads ?? 1);
   const isLarge = frames.width * frames.height > LARGE_FRAME_PIXELS;
-  const streams: Vp9Streams | undefined =
-    codec === 'vp9'
-      ? { colour: `${options.outputFile}.colour.ivf`, alpha: `${options.outputFile}.alpha.ivf` }
-      : undefined;
-  const outputs = streams
-    ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, streams)
-    : h264Arguments(threads, options.crf, isLarge, sequence.length, options.outputFile);
+  let sequence: number[];
+  let rate: string;
+  let result: { frames: number; durationMs: number };
+  let outputs: string[];
+  let webm: { timing: FrameTiming; colour: string; alpha: string | undefined } | undefined;
+  if (codec === 'vp9') {
+    const timing = planFrameTimes(delays, options.repeat);
+    sequence = timing.sequence;
+    // Nominal: the container carries each frame's time (webm-mux.ts).
+    rate = `1000/${Math.max(1, Math.round(timing.durationMs / sequence.length))}`;
+    result = { frames: sequence.length, durationMs: timing.durationMs };
+    const keepAlpha = options.keepAlpha ?? channels === 4;
+    if (keepAlpha && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
+    const colour = `${options.outputFile}.colour.ivf`;
+    const alpha = keepAlpha ? `${options.outputFile}.alpha.ivf` : undefined;
+    webm = { timing, colour, alpha };
+    outputs = alpha
+      ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, { colour, alpha })
+      : vp9OpaqueArguments(threads, options.crf, isLarge, sequence.length, colour);
+  } else {
+    const timeline = planTimeline(delays, options.repeat);
+    sequence = timeline.sequence;
+    rate = `1000/${timeline.unitMs}`;
+    result = { frames: sequence.length, durationMs: sequence.length * timeline.unitMs };
+    outputs = h264Arguments(threads, options.crf, isLarge, sequence.length, options.outputFile);
+  }
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -300,7 +369,7 @@ export async function encodeVideo(
     '-s',
     `${frames.width}x${frames.height}`,
     '-framerate',
-    `1000/${unitMs}`,
+    rate,
     '-i',
     'pipe:0',
     '-an',
@@ -357,24 +426,23 @@ export async function encodeVideo(
       const detail = stderr.trim().split('\n').slice(-3).join('; ') || `${signal ?? code}`;
       throw new Error(`ffmpeg could not encode the ${codec} video (${detail})`);
     }
-    if (streams) {
+    if (webm) {
       const [colour, alpha] = await Promise.all([
-        fs.readFile(streams.colour),
-        fs.readFile(streams.alpha),
+        fs.readFile(webm.colour),
+        webm.alpha ? fs.readFile(webm.alpha) : undefined,
       ]);
       await fs.writeFile(
         options.outputFile,
-        await muxVp9WithAlpha(readIvf(colour), readIvf(alpha)),
+        await muxVp9Webm(readIvf(colour), alpha && readIvf(alpha), webm.timing),
       );
     }
   } finally {
     // A failed run leaves what it wrote of the streams: gone too.
-    if (streams) {
-      await Promise.all([
-        fs.rm(streams.colour, { force: true }),
-        fs.rm(streams.alpha, { force: true }),
-      ]);
+    if (webm) {
+      await Promise.all(
+        [webm.colour, webm.alpha].map((file) => file && fs.rm(file, { force: true })),
+      );
     }
   }
-  return { frames: sequence.length, durationMs: sequence.length * unitMs };
+  return result;
 }

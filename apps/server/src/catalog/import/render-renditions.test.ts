@@ -373,7 +373,7 @@ describe('MediaRenderer', () => {
       // video, or a WebM's colour and alpha streams, webm-alpha.ts).
       const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
       expect(paths.at(-1)).toBe(args.at(-1));
-      expect(paths.length).toBe(args.includes('libvpx-vp9') ? 2 : 1);
+      expect(paths.length).toBe(args.includes('rgba') && args.includes('libvpx-vp9') ? 2 : 1);
       for (const file of paths) expect(file.startsWith(`${workDir()}${path.sep}item-`)).toBe(true);
       expect(args).not.toContain(upload);
     }
@@ -406,22 +406,66 @@ describe('MediaRenderer', () => {
     }
   });
 
-  it('shows a GIF with holes on black in its MP4 (H.264 has no alpha), the picture intact', async () => {
+  it('gives a GIF’s grid tile, and only it, an opaque VP9 WebM showing what its MP4 shows', () => {
+    const rendered = item('gif');
+    expect(
+      rendered.files.filter((file) => file.format === 'webm').map((file) => file.name),
+    ).toEqual(['fixed_width']);
+    const webm = find(rendered, 'fixed_width', 'webm');
+    const mp4 = find(rendered, 'fixed_width', 'mp4');
+    expect({ width: webm.width, height: webm.height, frames: webm.frames }).toEqual({
+      width: mp4.width,
+      height: mp4.height,
+      frames: mp4.frames,
+    });
+    const data = fs.readFileSync(webm.file);
+    // A WebM (EBML) with one VP9 track and no alpha channel.
+    expect([...data.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]);
+    expect(data.includes('V_VP9')).toBe(true);
+    expect(data.includes(Buffer.from([0x53, 0xc0]))).toBe(false); // AlphaMode
+    const webmFrames = decodeVideoFrames(ffmpegPath!, webm.file, webm);
+    const mp4Frames = decodeVideoFrames(ffmpegPath!, mp4.file, mp4);
+    expect(webmFrames.length).toBe(mp4Frames.length);
+    for (const index of [0, Math.floor(webmFrames.length / 2), webmFrames.length - 1]) {
+      for (const [x, y] of [
+        [2, 2],
+        [webm.width / 2, webm.height / 2],
+      ] as const) {
+        const shown = pixelAt(webmFrames[index]!, webm.width, x, y);
+        const expected = pixelAt(mp4Frames[index]!, mp4.width, x, y);
+        expect(shown[3]).toBe(255);
+        for (const channel of [0, 1, 2]) {
+          expect(Math.abs(shown[channel]! - expected[channel]!), `frame ${index}`).toBeLessThan(24);
+        }
+      }
+    }
+  });
+
+  it('shows a GIF with holes on black in its MP4 and its WebM, the picture intact', async () => {
     const rendered = await render(
       await makeAnimation({ frames: 4, width: 64, isTransparent: true }),
       false,
-      'ready',
+      'all',
     );
-    const mp4 = find(rendered, 'fixed_width', 'mp4');
-    const frames = decodeVideoFrames(ffmpegPath!, mp4.file, mp4);
-    expect(frames.length).toBe(mp4.frames);
-    const [r, g, b] = pixelAt(frames[0]!, mp4.width, 1, 1);
-    expect(Math.max(r, g, b)).toBeLessThan(24);
-    // The moving square's yellow is in the middle of every frame.
-    const [mr, mg, mb] = pixelAt(frames[0]!, mp4.width, mp4.width / 2, mp4.height / 2);
-    expect(mr).toBeGreaterThan(200);
-    expect(mg).toBeGreaterThan(180);
-    expect(mb).toBeLessThan(80);
+    for (const video of [
+      find(rendered, 'fixed_width', 'mp4'),
+      find(rendered, 'fixed_width', 'webm'),
+    ]) {
+      const label = video.format;
+      const frames = decodeVideoFrames(ffmpegPath!, video.file, video);
+      expect(frames.length, label).toBe(video.frames);
+      // On black, not see-through: a GIF's WebM has no alpha stream, as its MP4 has none.
+      const [r, g, b, alpha] = pixelAt(frames[0]!, video.width, 1, 1);
+      expect(Math.max(r, g, b), label).toBeLessThan(24);
+      expect(alpha, label).toBe(255);
+      // The moving square's yellow is in the middle of every frame.
+      const [mr, mg, mb] = pixelAt(frames[0]!, video.width, video.width / 2, video.height / 2);
+      expect(mr, label).toBeGreaterThan(200);
+      expect(mg, label).toBeGreaterThan(180);
+      expect(mb, label).toBeLessThan(80);
+    }
+    const webm = fs.readFileSync(find(rendered, 'fixed_width', 'webm').file);
+    expect(webm.includes(Buffer.from([0x53, 0xc0]))).toBe(false); // AlphaMode
   });
 
   it('splits the renditions into what an item needs to be shown and what can come later', async () => {

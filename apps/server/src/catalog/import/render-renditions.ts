@@ -731,7 +731,8 @@ export class MediaRenderer {
 
   /**
    * Encodes one video rendition: H.264 MP4 flattened onto black (GIPHY's look for a GIF with
-   * holes), or WebM keeping the alpha channel. Undefined without ffmpeg or for a still.
+   * holes), or VP9 WebM, keeping the alpha channel of a transparent item and flattened like the
+   * MP4 for a GIF. Undefined without ffmpeg or for a still.
    */
   private async renderVideo(
     name: StoredRenditionName,
@@ -755,9 +756,10 @@ export class MediaRenderer {
     ffmpegPath: string,
   ): Promise<RenderedFile> {
     const { pipeline, delays } = await this.select(size, plan.span);
-    // H.264 has no alpha: flattened, its frames go as RGB (sRGB, a grey source included).
-    const flat =
-      format === 'mp4' ? pipeline.flatten({ background: '#000000' }) : pipeline.ensureAlpha();
+    // H.264 has no alpha, and a GIF's WebM shows what its MP4 shows: flattened, their frames go
+    // as RGB (sRGB, a grey source included). A transparent item's WebM keeps its alpha.
+    const hasAlpha = format === 'webm' && this.kind.isTransparent;
+    const flat = hasAlpha ? pipeline.ensureAlpha() : pipeline.flatten({ background: '#000000' });
     const { data, info: out } = await flat
       .toColourspace('srgb')
       .raw()
@@ -778,6 +780,7 @@ export class MediaRenderer {
           delays,
         },
         outputFile: target,
+        keepAlpha: hasAlpha,
         repeat: plan.repeat,
         crf: plan.crf,
         threads: this.options.threads,

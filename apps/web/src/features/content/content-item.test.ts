@@ -55,7 +55,7 @@ describe('pickDetailRendition', () => {
 });
 
 describe('the media a tile or an item page plays', () => {
-  const everything = { canPlayMp4: true, canPlayAlphaWebm: true };
+  const everything = { canPlayMp4: true, canPlayWebm: true, canPlayAlphaWebm: true };
   const gif = loadItem(fixtureFiles.single);
   const sticker = loadList(fixtureFiles.stickers).data[0]!;
   /** Our server's sticker: GIPHY's fields plus a WebM (with alpha) beside them. */
@@ -100,7 +100,7 @@ describe('the media a tile or an item page plays', () => {
   it('shows WebP with the GIF as fallback where there is no MP4, or the browser plays none', () => {
     for (const [item, support] of [
       [withoutVideo(gif), everything],
-      [gif, { canPlayMp4: false, canPlayAlphaWebm: true }],
+      [gif, { canPlayMp4: false, canPlayWebm: false, canPlayAlphaWebm: false }],
     ] as const) {
       expect(pickTileSources(item, support).animated).toEqual({
         kind: 'image',
@@ -131,9 +131,45 @@ describe('the media a tile or an item page plays', () => {
         poster: sticker.images.fixed_width_still.url,
       });
       expect(
-        pickTileSources(item, { canPlayMp4: true, canPlayAlphaWebm: false }).animated,
+        pickTileSources(item, { canPlayMp4: true, canPlayWebm: false, canPlayAlphaWebm: false })
+          .animated,
       ).toMatchObject({ kind: 'image' });
     }
+  });
+
+  it('plays a GIF’s VP9 WebM where it is lighter than its MP4 and the browser plays VP9', () => {
+    const mp4Bytes = Number((gif.images.fixed_width as { mp4_size?: string }).mp4_size);
+    const withGifWebm = (webmSize: string | undefined): ContentItem => ({
+      ...gif,
+      images: {
+        ...gif.images,
+        fixed_width: {
+          ...gif.images.fixed_width,
+          webm: 'https://sticky.test/200w.webm',
+          ...(webmSize === undefined ? {} : { webm_size: webmSize }),
+        } as ContentRendition,
+      },
+    });
+    const lighter = withGifWebm(String(Math.floor(mp4Bytes / 2)));
+    expect(pickTileSources(lighter, everything).animated).toMatchObject({
+      kind: 'video',
+      src: 'https://sticky.test/200w.webm',
+      type: 'video/webm',
+      poster: gif.images.fixed_width_still.url,
+    });
+    const mp4 = { kind: 'video', src: (gif.images.fixed_width as { mp4?: string }).mp4 };
+    // Not where the browser plays no VP9 (WebKit), nor when it is not lighter or its size unknown.
+    const noVp9 = { canPlayMp4: true, canPlayWebm: false, canPlayAlphaWebm: false };
+    expect(pickTileSources(lighter, noVp9).animated).toMatchObject(mp4);
+    expect(pickTileSources(withGifWebm(String(mp4Bytes + 1)), everything).animated).toMatchObject(
+      mp4,
+    );
+    expect(pickTileSources(withGifWebm(undefined), everything).animated).toMatchObject(mp4);
+    // A browser that plays VP9 and no H.264 still gets a video.
+    expect(
+      pickTileSources(lighter, { canPlayMp4: false, canPlayWebm: true, canPlayAlphaWebm: true })
+        .animated,
+    ).toMatchObject({ kind: 'video', type: 'video/webm' });
   });
 
   it('keeps the WebP where it is fewer bytes than the video and its poster', () => {

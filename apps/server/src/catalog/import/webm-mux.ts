@@ -1,11 +1,13 @@
 /**
- * A WebM with alpha from two VP9 streams that ffmpeg coded apart: the colour, and the alpha
- * plane as the luma of a second stream (docs/catalog.md, "Renditions"). This is the layout
- * ffmpeg itself writes (the alpha frame of each block in its BlockAdditional, `AlphaMode` on
- * the track), which Chromium and Firefox play. We mux it ourselves because the ffmpeg that
- * `npm install` brings (4.1) codes the alpha stream with the colour's bitrate but none of its
- * quality or speed settings: at the default quantiser, half a sticker's bytes, five times
- * slower. Coded apart, each stream gets its own quality (encode-video.ts).
+ * WebM from VP9 streams that ffmpeg coded as IVF (docs/catalog.md, "Renditions"), muxed here for
+ * two reasons. Alpha: a transparent item's colour and its alpha plane (the luma of a second
+ * stream) are coded apart, because the ffmpeg that `npm install` brings (4.1) codes a `yuva420p`
+ * input's alpha with none of the colour's quality or speed settings (at the default quantiser,
+ * half a sticker's bytes, five times slower); this is the layout ffmpeg itself writes (the alpha
+ * frame of each block in its BlockAdditional, `AlphaMode` on the track), which Chromium and
+ * Firefox play. Timing: each distinct frame is coded once and the container says when it
+ * starts, where a constant frame rate repeats a frame shown for longer (encode-video.ts), which
+ * VP9, unlike H.264, codes at a real cost.
  */
 
 /** One frame of an IVF file: its presentation time in the file's timebase and its bytes. */
@@ -79,45 +81,63 @@ export function isVp9KeyFrame(data: Uint8Array): boolean {
   return showExisting === 0 && frameType === 0;
 }
 
+/** When each frame of a video starts and how long the whole plays, in ms. */
+export interface FrameTiming {
+  startsMs: readonly number[];
+  durationMs: number;
+}
+
 /**
- * Muxes a VP9 colour stream and its alpha stream (frame for frame, the same timing) into one
- * WebM with alpha. A block is a key frame only where both streams have one, so a player that
- * seeks there can decode both.
+ * Muxes a VP9 stream, and its alpha stream when it has one (frame for frame), into one WebM
+ * whose frames start at `timing`'s times: ffmpeg coded each distinct frame once, at a nominal
+ * rate, and the container carries the real timing. A block is a key frame only where both
+ * streams have one, so a player that seeks there can decode both.
  */
-export async function muxVp9WithAlpha(colour: IvfStream, alpha: IvfStream): Promise<Uint8Array> {
-  if (colour.codec !== 'VP90' || alpha.codec !== 'VP90') {
-    throw new Error(`expected two VP9 streams, not ${colour.codec} and ${alpha.codec}`);
-  }
-  if (colour.frames.length !== alpha.frames.length || colour.frames.length === 0) {
+export async function muxVp9Webm(
+  colour: IvfStream,
+  alpha: IvfStream | undefined,
+  timing: FrameTiming,
+): Promise<Uint8Array> {
+  const streams = alpha ? [colour, alpha] : [colour];
+  if (streams.some((stream) => stream.codec !== 'VP90')) {
     throw new Error(
-      `the colour and alpha streams differ: ${colour.frames.length} and ${alpha.frames.length} frames`,
+      `expected VP9 streams, not ${streams.map((stream) => stream.codec).join(' and ')}`,
     );
   }
-  if (colour.width !== alpha.width || colour.height !== alpha.height) {
+  const count = colour.frames.length;
+  if (alpha && alpha.frames.length !== count) {
+    throw new Error(
+      `the colour and alpha streams differ: ${count} and ${alpha.frames.length} frames`,
+    );
+  }
+  if (count === 0 || timing.startsMs.length !== count) {
+    throw new Error(`expected ${timing.startsMs.length} VP9 frames, not ${count}`);
+  }
+  if (alpha && (colour.width !== alpha.width || colour.height !== alpha.height)) {
     throw new Error('the colour and alpha streams differ in size');
   }
   // Loaded here, not with the module: it takes about 100 ms, and the server and every decoder
-  // import this file while only a transparent item's later renditions mux.
+  // import this file while only later renditions mux.
   const { BufferTarget, EncodedPacket, EncodedVideoPacketSource, Output, WebMOutputFormat } =
     await import('mediabunny');
   const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
   const source = new EncodedVideoPacketSource('vp9');
   output.addVideoTrack(source);
   await output.start();
-  const tick = colour.secondsPerTick;
   for (const [index, frame] of colour.frames.entries()) {
-    const alphaFrame = alpha.frames[index]!;
-    const next = colour.frames[index + 1];
-    const isKey = isVp9KeyFrame(frame.data) && isVp9KeyFrame(alphaFrame.data);
+    const alphaFrame = alpha?.frames[index];
+    const startMs = timing.startsMs[index]!;
+    const endMs = timing.startsMs[index + 1] ?? timing.durationMs;
+    const isKey = isVp9KeyFrame(frame.data) && (!alphaFrame || isVp9KeyFrame(alphaFrame.data));
     if (index === 0 && !isKey) throw new Error('the streams do not start with a key frame');
     const packet = new EncodedPacket(
       frame.data,
       isKey ? 'key' : 'delta',
-      frame.pts * tick,
-      ((next?.pts ?? frame.pts + 1) - frame.pts) * tick,
+      startMs / 1000,
+      Math.max(1, endMs - startMs) / 1000,
       undefined,
       undefined,
-      { alpha: alphaFrame.data },
+      alphaFrame ? { alpha: alphaFrame.data } : undefined,
     );
     await source.add(
       packet,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeVideoFrames, pixelAt } from '../../test-support/media.ts';
 import { encodeVideo, resolveFfmpegPath } from './encode-video.ts';
-import { isVp9KeyFrame, muxVp9WithAlpha, readIvf } from './webm-alpha.ts';
+import { isVp9KeyFrame, muxVp9Webm, readIvf } from './webm-mux.ts';
 import { useTempDir } from '../../test-support/files.ts';
 
 const ffmpegPath = resolveFfmpegPath();
@@ -46,8 +46,8 @@ function encodeIvf(dir: string, name: string, frames: number): Buffer {
   return fs.readFileSync(file);
 }
 
-describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
-  const workDir = useTempDir('sticky-webm-alpha-');
+describe.skipIf(!ffmpegPath)('WebM from VP9 streams', () => {
+  const workDir = useTempDir('sticky-webm-mux-');
 
   it('encodes a sticker whose alpha a browser’s decoder reads back, transparent around it', async () => {
     const outputFile = path.join(workDir(), 'square.webm');
@@ -83,6 +83,88 @@ describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
     }
   });
 
+  it('codes each frame of an opaque video once, at the time the animation shows it', async () => {
+    const outputFile = path.join(workDir(), 'timed.webm');
+    // RGB (a GIF's tile, flattened): the square on white, shown 1 s, 1 s, 0.1 s and 1 s.
+    const rgba = makeMovingSquare(4);
+    const rgb = Buffer.alloc((rgba.length / 4) * 3);
+    for (let pixel = 0; pixel < rgba.length / 4; pixel += 1) {
+      const isSquare = rgba[pixel * 4 + 3] === 255;
+      rgb.set(isSquare ? rgba.subarray(pixel * 4, pixel * 4 + 3) : [255, 255, 255], pixel * 3);
+    }
+    const encoded = await encodeVideo({
+      ffmpegPath: ffmpegPath!,
+      codec: 'vp9',
+      frames: {
+        data: rgb,
+        channels: 3,
+        width: 32,
+        height: 24,
+        frames: 4,
+        delays: [1000, 1000, 100, 1000],
+      },
+      outputFile,
+    });
+    expect(encoded).toEqual({ frames: 4, durationMs: 3100 });
+    expect(fs.readdirSync(workDir()).filter((name) => name.startsWith('timed'))).toEqual([
+      'timed.webm',
+    ]);
+    const probe = spawnSync(
+      ffmpegPath!,
+      ['-hide_banner', '-i', outputFile, '-vf', 'showinfo', '-f', 'null', '-'],
+      { encoding: 'utf8' },
+    );
+    expect(probe.stderr).toMatch(/Video: vp9/);
+    expect(probe.stderr).not.toMatch(/alpha_mode/);
+    expect(probe.stderr).toMatch(/Duration: 00:00:03\.10/);
+    const times = [...probe.stderr.matchAll(/pts_time:([\d.]+)/g)].map((match) => Number(match[1]));
+    expect(times).toEqual([0, 1, 2, 2.1]);
+    const frames = decodeVideoFrames(ffmpegPath!, outputFile, { width: 32, height: 24 });
+    for (const [index, frame] of frames.entries()) {
+      const [r, g, b, alpha] = pixelAt(frame, 32, 7 + index * 2, 12);
+      expect(alpha, `frame ${index}: opaque`).toBe(255);
+      expect(r, `frame ${index}, the square's red`).toBeGreaterThan(200);
+      expect(Math.max(g, b), `frame ${index}, the square's green and blue`).toBeLessThan(90);
+      expect(
+        Math.min(...pixelAt(frame, 32, 28, 2).slice(0, 3)),
+        `frame ${index}, white`,
+      ).toBeGreaterThan(230);
+    }
+  });
+
+  it('codes RGBA frames without their alpha when told to, and refuses alpha without it', async () => {
+    const outputFile = path.join(workDir(), 'flat.webm');
+    const frames = {
+      data: makeMovingSquare(3),
+      width: 32,
+      height: 24,
+      frames: 3,
+      delays: [100, 100, 100],
+    };
+    await encodeVideo({
+      ffmpegPath: ffmpegPath!,
+      codec: 'vp9',
+      frames,
+      outputFile,
+      keepAlpha: false,
+    });
+    const probe = spawnSync(ffmpegPath!, ['-hide_banner', '-i', outputFile], { encoding: 'utf8' });
+    expect(probe.stderr).toMatch(/Video: vp9/);
+    expect(probe.stderr).not.toMatch(/alpha_mode/);
+    const [first] = decodeVideoFrames(ffmpegPath!, outputFile, { width: 32, height: 24 });
+    expect(pixelAt(first!, 32, 28, 2)[3]).toBe(255);
+    const rgb = { ...frames, data: Buffer.alloc(32 * 24 * 3 * 3), channels: 3 as const };
+    await expect(
+      encodeVideo({
+        ffmpegPath: ffmpegPath!,
+        codec: 'vp9',
+        frames: rgb,
+        outputFile: path.join(workDir(), 'rgb.webm'),
+        keepAlpha: true,
+      }),
+    ).rejects.toThrow('RGBA');
+  });
+
   it('reads IVF frames and knows a key frame from the ones after it', () => {
     const stream = readIvf(encodeIvf(workDir(), 'noise', 5));
     expect(stream).toMatchObject({ codec: 'VP90', width: 32, height: 24 });
@@ -102,10 +184,14 @@ describe.skipIf(!ffmpegPath)('WebM with alpha from two VP9 streams', () => {
     expect(() => readIvf(Buffer.from('not a video at all, not even close'))).toThrow('not an IVF');
     expect(() => readIvf(bytes.subarray(0, bytes.length - 3))).toThrow('cut');
     const stream = readIvf(bytes);
+    const timing = { startsMs: [0, 100, 200, 300], durationMs: 400 };
     await expect(
-      muxVp9WithAlpha(stream, { ...stream, frames: stream.frames.slice(1) }),
+      muxVp9Webm(stream, { ...stream, frames: stream.frames.slice(1) }, timing),
     ).rejects.toThrow('4 and 3 frames');
-    await expect(muxVp9WithAlpha(stream, { ...stream, width: 64 })).rejects.toThrow('size');
-    await expect(muxVp9WithAlpha({ ...stream, codec: 'VP80' }, stream)).rejects.toThrow('VP9');
+    await expect(muxVp9Webm(stream, { ...stream, width: 64 }, timing)).rejects.toThrow('size');
+    await expect(muxVp9Webm({ ...stream, codec: 'VP80' }, stream, timing)).rejects.toThrow('VP9');
+    await expect(
+      muxVp9Webm(stream, undefined, { startsMs: [0, 100, 200], durationMs: 300 }),
+    ).rejects.toThrow('expected 3 VP9 frames, not 4');
   });
 });
