@@ -311,6 +311,50 @@ function vp9OpaqueArguments(
 /** A minimal environment: nothing of the server's (secrets, DATABASE_URL) reaches ffmpeg. */
 const FFMPEG_ENV = { LC_ALL: 'C' };
 
+/** What one encoding writes to ffmpeg, at which rate, what ffmpeg writes, and what it makes. */
+interface EncodingPlan {
+  /** The input frame written for each frame ffmpeg reads. */
+  sequence: number[];
+  /** ffmpeg's input frame rate. */
+  rate: string;
+  outputs: string[];
+  result: { frames: number; durationMs: number };
+  /** A WebM's IVF streams and the frames' times, for webm-mux.ts. */
+  webm?: { timing: FrameTiming; colour: string; alpha: string | undefined };
+}
+
+function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPlan {
+  const { frames, outputFile } = options;
+  const delays = frames.delays.slice(0, frames.frames);
+  const threads = Math.max(1, options.threads ?? 1);
+  const isLarge = frames.width * frames.height > LARGE_FRAME_PIXELS;
+  if (options.codec === 'h264') {
+    const { unitMs, sequence } = planTimeline(delays, options.repeat);
+    return {
+      sequence,
+      rate: `1000/${unitMs}`,
+      outputs: h264Arguments(threads, options.crf, isLarge, sequence.length, outputFile),
+      result: { frames: sequence.length, durationMs: sequence.length * unitMs },
+    };
+  }
+  const keepAlpha = options.keepAlpha ?? channels === 4;
+  if (keepAlpha && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
+  const timing = planFrameTimes(delays, options.repeat);
+  const { sequence } = timing;
+  const colour = `${outputFile}.colour.ivf`;
+  const alpha = keepAlpha ? `${outputFile}.alpha.ivf` : undefined;
+  return {
+    sequence,
+    // Nominal: the container carries each frame's time (webm-mux.ts).
+    rate: `1000/${Math.max(1, Math.round(timing.durationMs / sequence.length))}`,
+    outputs: alpha
+      ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, { colour, alpha })
+      : vp9OpaqueArguments(threads, options.crf, isLarge, sequence.length, colour),
+    result: { frames: sequence.length, durationMs: timing.durationMs },
+    webm: { timing, colour, alpha },
+  };
+}
+
 /**
  * Encodes frames to an MP4 (H.264, yuv420p, no audio) at a constant rate that keeps each
  * frame's timing (planTimeline), or a WebM (VP9, with alpha when the frames have it) of each
@@ -329,35 +373,8 @@ export async function encodeVideo(
   if (frames.data.length < frameBytes * frames.frames) {
     throw new Error(`video frames: fewer bytes than frames × width × height × ${channels}`);
   }
-  const delays = frames.delays.slice(0, frames.frames);
-  const threads = Math.max(1, options.threads ?? 1);
-  const isLarge = frames.width * frames.height > LARGE_FRAME_PIXELS;
-  let sequence: number[];
-  let rate: string;
-  let result: { frames: number; durationMs: number };
-  let outputs: string[];
-  let webm: { timing: FrameTiming; colour: string; alpha: string | undefined } | undefined;
-  if (codec === 'vp9') {
-    const timing = planFrameTimes(delays, options.repeat);
-    sequence = timing.sequence;
-    // Nominal: the container carries each frame's time (webm-mux.ts).
-    rate = `1000/${Math.max(1, Math.round(timing.durationMs / sequence.length))}`;
-    result = { frames: sequence.length, durationMs: timing.durationMs };
-    const keepAlpha = options.keepAlpha ?? channels === 4;
-    if (keepAlpha && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
-    const colour = `${options.outputFile}.colour.ivf`;
-    const alpha = keepAlpha ? `${options.outputFile}.alpha.ivf` : undefined;
-    webm = { timing, colour, alpha };
-    outputs = alpha
-      ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, { colour, alpha })
-      : vp9OpaqueArguments(threads, options.crf, isLarge, sequence.length, colour);
-  } else {
-    const timeline = planTimeline(delays, options.repeat);
-    sequence = timeline.sequence;
-    rate = `1000/${timeline.unitMs}`;
-    result = { frames: sequence.length, durationMs: sequence.length * timeline.unitMs };
-    outputs = h264Arguments(threads, options.crf, isLarge, sequence.length, options.outputFile);
-  }
+  const plan = planEncoding(options, channels);
+  const { sequence, webm } = plan;
   const args = [
     '-hide_banner',
     '-loglevel',
@@ -369,13 +386,13 @@ export async function encodeVideo(
     '-s',
     `${frames.width}x${frames.height}`,
     '-framerate',
-    rate,
+    plan.rate,
     '-i',
     'pipe:0',
     '-an',
     '-map_metadata',
     '-1',
-    ...outputs,
+    ...plan.outputs,
   ];
   const limitKb = Math.ceil((options.memoryLimitBytes ?? 1024 * 1024 * 1024) / 1024);
   // dash and bash both take `ulimit -d`; exec keeps the pid, so the limit is ffmpeg's own.
@@ -444,5 +461,5 @@ export async function encodeVideo(
       );
     }
   }
-  return result;
+  return plan.result;
 }
