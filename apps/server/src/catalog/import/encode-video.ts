@@ -198,11 +198,18 @@ const VP9_LARGE_CRF = 36;
 /** On tiles, the alpha stream's CRF is this much finer than the colour's: frayed edges show. */
 const VP9_TILE_ALPHA_CRF_OFFSET = 5;
 
+/** What every encoder's arguments depend on. */
+interface EncoderSettings {
+  threads: number;
+  /** The caller's quality, or undefined for ours. */
+  crf: number | undefined;
+  isLarge: boolean;
+  /** Frames ffmpeg reads (each stream has one key frame, its first). */
+  frames: number;
+}
+
 function h264Arguments(
-  threads: number,
-  crf: number | undefined,
-  isLarge: boolean,
-  frames: number,
+  { threads, crf, isLarge, frames }: EncoderSettings,
   outputFile: string,
 ): string[] {
   return [
@@ -239,13 +246,8 @@ interface Vp9Streams {
  * The colour and the alpha plane of the same frames as two VP9 streams (webm-mux.ts muxes
  * them): the alpha becomes the second stream's luma as it is (full range, no scaling).
  */
-function vp9AlphaArguments(
-  threads: number,
-  crf: number | undefined,
-  isLarge: boolean,
-  frames: number,
-  streams: Vp9Streams,
-): string[] {
+function vp9AlphaArguments(settings: EncoderSettings, streams: Vp9Streams): string[] {
+  const { crf, isLarge } = settings;
   const colourCrf = crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
   const alphaCrf = isLarge ? colourCrf : Math.max(0, colourCrf - VP9_TILE_ALPHA_CRF_OFFSET);
   return [
@@ -254,19 +256,16 @@ function vp9AlphaArguments(
       '[alpha]alphaextract,scale=in_range=full:out_range=full,format=yuv420p[a]',
     '-map',
     '[c]',
-    ...vp9StreamArguments(threads, colourCrf, isLarge, frames, streams.colour),
+    ...vp9StreamArguments({ ...settings, crf: colourCrf }, streams.colour),
     '-map',
     '[a]',
-    ...vp9StreamArguments(threads, alphaCrf, isLarge, frames, streams.alpha),
+    ...vp9StreamArguments({ ...settings, crf: alphaCrf }, streams.alpha),
   ];
 }
 
 /** One VP9 stream, into an IVF file that webm-mux.ts muxes. */
 function vp9StreamArguments(
-  threads: number,
-  crf: number,
-  isLarge: boolean,
-  frames: number,
+  { threads, crf, isLarge, frames }: EncoderSettings & { crf: number },
   outputFile: string,
 ): string[] {
   return [
@@ -294,19 +293,9 @@ function vp9StreamArguments(
 }
 
 /** A VP9 stream without alpha (a GIF's tile), at the colour quality of a sticker's. */
-function vp9OpaqueArguments(
-  threads: number,
-  crf: number | undefined,
-  isLarge: boolean,
-  frames: number,
-  outputFile: string,
-): string[] {
-  const colourCrf = crf ?? (isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
-  return [
-    '-pix_fmt',
-    'yuv420p',
-    ...vp9StreamArguments(threads, colourCrf, isLarge, frames, outputFile),
-  ];
+function vp9OpaqueArguments(settings: EncoderSettings, outputFile: string): string[] {
+  const crf = settings.crf ?? (settings.isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
+  return ['-pix_fmt', 'yuv420p', ...vp9StreamArguments({ ...settings, crf }, outputFile)];
 }
 
 /** A minimal environment: nothing of the server's (secrets, DATABASE_URL) reaches ffmpeg. */
@@ -334,7 +323,10 @@ function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPla
     return {
       sequence,
       rate: `1000/${unitMs}`,
-      outputs: h264Arguments(threads, options.crf, isLarge, sequence.length, outputFile),
+      outputs: h264Arguments(
+        { threads, crf: options.crf, isLarge, frames: sequence.length },
+        outputFile,
+      ),
       result: { frames: sequence.length, durationMs: sequence.length * unitMs },
     };
   }
@@ -342,6 +334,7 @@ function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPla
   if (keepAlpha && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
   const timing = planFrameTimes(delays, options.repeat);
   const { sequence } = timing;
+  const settings = { threads, crf: options.crf, isLarge, frames: sequence.length };
   const colour = `${outputFile}.colour.ivf`;
   const alpha = keepAlpha ? `${outputFile}.alpha.ivf` : undefined;
   return {
@@ -349,8 +342,8 @@ function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPla
     // Nominal: the container carries each frame's time (webm-mux.ts).
     rate: `1000/${Math.max(1, Math.round(timing.durationMs / sequence.length))}`,
     outputs: alpha
-      ? vp9AlphaArguments(threads, options.crf, isLarge, sequence.length, { colour, alpha })
-      : vp9OpaqueArguments(threads, options.crf, isLarge, sequence.length, colour),
+      ? vp9AlphaArguments(settings, { colour, alpha })
+      : vp9OpaqueArguments(settings, colour),
     result: { frames: sequence.length, durationMs: timing.durationMs },
     webm: { timing, colour, alpha },
   };
