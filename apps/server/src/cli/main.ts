@@ -6,6 +6,7 @@ import { CliError } from './cli-command.ts';
 /** Subcommands, loaded on demand; add one line per command. */
 const commands: Record<string, () => Promise<CliCommand>> = {
   import: async () => (await import('./import-command.ts')).importCommand,
+  renditions: async () => (await import('./renditions-command.ts')).renditionsCommand,
   seed: async () => (await import('./seed-command.ts')).seedCommand,
   storage: async () => (await import('./storage-command.ts')).storageCommand,
 };

@@ -14,6 +14,8 @@ import {
 } from './media-files.ts';
 import type { Media } from './media-services.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
+import { renditionsFor } from './rendition-plan.ts';
+import type { SourceFormat } from './inspect-media.ts';
 import { withTransaction } from './transaction.ts';
 
 /** The queue of items whose `later` renditions (rendition-plan.ts) are still to be made. */
@@ -52,6 +54,33 @@ export async function scheduleLaterRenditions(
   await jobs.send<RenditionJob>(RENDITIONS_QUEUE, { itemId }, { db });
 }
 
+/** What of an item decides its renditions (rendition-plan.ts), as the items table holds it. */
+export interface StoredItemKind {
+  type: string;
+  originalFormat: SourceFormat;
+  frames: number;
+}
+
+/**
+ * The `later` renditions (`name.format`) an item's plan has and `existing` lacks: those a job
+ * makes. Without ffmpeg no video is made, so none is missing.
+ */
+export function listMissingRenditions(
+  item: StoredItemKind,
+  existing: ReadonlySet<string>,
+  canMakeVideo: boolean,
+): string[] {
+  const kind = {
+    sourceFormat: item.originalFormat,
+    isAnimated: item.frames > 1,
+    isTransparent: item.type !== 'gif',
+  };
+  return renditionsFor(kind, 'later')
+    .filter(({ format }) => canMakeVideo || (format !== 'mp4' && format !== 'webm'))
+    .map(({ name, format }) => `${name}.${format}`)
+    .filter((key) => !existing.has(key));
+}
+
 export type LaterRenditionsOutcome =
   | { status: 'made'; renditions: number }
   /** The item (or its original file) is gone: nothing to do. */
@@ -60,9 +89,10 @@ export type LaterRenditionsOutcome =
   | { status: 'rejected'; reason: string };
 
 /**
- * Makes an item's `later` renditions from its stored original, at low priority in the decoder
- * pool, and adds them in one transaction. Safe to run again (a retried job): a rendition that
- * exists is kept, files nobody refers to are removed.
+ * Makes the `later` renditions an item lacks from its stored original, at low priority in the
+ * decoder pool, and adds them in one transaction. Safe to run again (a retried job, or after a
+ * newer plan added renditions): only what is missing is made, nothing at all when nothing is,
+ * and files nobody refers to are removed.
  */
 export async function makeLaterRenditions(
   deps: LaterRenditionsDeps,
@@ -70,11 +100,20 @@ export async function makeLaterRenditions(
 ): Promise<LaterRenditionsOutcome> {
   const { config, database, media } = deps;
   const [item] = await database.db
-    .select({ type: items.type, originalFormat: items.originalFormat })
+    .select({ type: items.type, originalFormat: items.originalFormat, frames: items.frames })
     .from(items)
     .where(eq(items.id, itemId))
     .limit(1);
   if (!item) return { status: 'gone' };
+  const stored = await database.db
+    .select({ name: renditions.name, format: renditions.format })
+    .from(renditions)
+    .where(eq(renditions.itemId, itemId));
+  const existing = stored.map((row) => `${row.name}.${row.format}`);
+  const ffmpegPath = resolveFfmpegPath();
+  if (listMissingRenditions(item, new Set(existing), Boolean(ffmpegPath)).length === 0) {
+    return { status: 'made', renditions: 0 };
+  }
   const [source] = await database.db
     .select({ path: renditions.path })
     .from(renditions)
@@ -99,8 +138,9 @@ export async function makeLaterRenditions(
       limits: config.importLimits,
       outputDir: stagingDir,
       isTransparent: item.type !== 'gif',
-      ffmpegPath: resolveFfmpegPath(),
+      ffmpegPath,
       phase: 'later',
+      existing,
       priority: 'low',
     });
     if (!result.ok) return { status: 'rejected', reason: result.reason };
@@ -135,6 +175,59 @@ export async function makeLaterRenditions(
     // Files of ours that no committed row refers to (a rollback, a rendition already there).
     await removeUnreferencedFiles(database, media.store, created).catch(() => {});
     await fsp.rm(stagingDir, { recursive: true, force: true });
+  }
+}
+
+/** What `queueMissingRenditions` found: items read, and those queued with what they lack. */
+export interface MissingRenditionsSummary {
+  items: number;
+  queued: number;
+  renditions: number;
+}
+
+/**
+ * Queues a rendition job for every item that lacks some of its plan's `later` renditions: the
+ * items made before a plan added renditions (docs/catalog.md, "Renditions"), or whose job failed
+ * for good. Reads the catalog in id order, a batch at a time; each job then makes only what is
+ * missing (makeLaterRenditions). Safe beside a running server, whose workers share the jobs.
+ */
+export async function queueMissingRenditions(
+  deps: { database: DatabaseHandle; jobs: JobQueue },
+  options: { canMakeVideo: boolean; batchSize?: number; onProgress?: (read: number) => void },
+): Promise<MissingRenditionsSummary> {
+  await createRenditionsQueue(deps.jobs);
+  const summary: MissingRenditionsSummary = { items: 0, queued: 0, renditions: 0 };
+  let after = '';
+  for (;;) {
+    const { rows } = await deps.database.pool.query<{
+      id: string;
+      type: string;
+      original_format: SourceFormat;
+      frames: number;
+      existing: string[];
+    }>(
+      `SELECT i.id, i.type, i.original_format, i.frames,
+         coalesce(array_agg(r.name || '.' || r.format) FILTER (WHERE r.item_id IS NOT NULL), '{}')
+           AS existing
+       FROM items i LEFT JOIN renditions r ON r.item_id = i.id
+       WHERE i.id > $1 GROUP BY i.id ORDER BY i.id LIMIT $2`,
+      [after, options.batchSize ?? 500],
+    );
+    if (rows.length === 0) return summary;
+    for (const row of rows) {
+      const missing = listMissingRenditions(
+        { type: row.type, originalFormat: row.original_format, frames: row.frames },
+        new Set(row.existing),
+        options.canMakeVideo,
+      );
+      if (missing.length === 0) continue;
+      await deps.jobs.send<RenditionJob>(RENDITIONS_QUEUE, { itemId: row.id });
+      summary.queued += 1;
+      summary.renditions += missing.length;
+    }
+    summary.items += rows.length;
+    after = rows.at(-1)!.id;
+    options.onProgress?.(summary.items);
   }
 }
 

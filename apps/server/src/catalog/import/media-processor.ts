@@ -46,6 +46,8 @@ export interface ProcessRequest {
   ffmpegPath: string | undefined;
   /** Which renditions (rendition-plan.ts); default every one. */
   phase?: RenderPhase;
+  /** Renditions the item has (`name.format`): not made again. */
+  existing?: string[];
   /**
    * `low` waits while any `high` request is queued, and while `high` ones keep arriving leaves
    * one decoder free for them: renditions made later (the job queue) never hold up an import

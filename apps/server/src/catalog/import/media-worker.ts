@@ -20,6 +20,8 @@ export interface WorkerTask {
   isTransparent: boolean | 'auto';
   ffmpegPath: string | undefined;
   phase: RenderPhase;
+  /** Renditions the item has (`name.format`): not made again. */
+  existing?: string[];
   /** Hard memory ceiling of each encoder process. */
   videoMemoryBytes: number;
 }
@@ -92,6 +94,7 @@ async function handle(task: WorkerTask): Promise<void> {
       isTransparent,
       ffmpegPath: task.ffmpegPath,
       phase: task.phase,
+      existing: task.existing,
       threads,
       videoMemoryBytes: task.videoMemoryBytes,
       encoderPids: encoders,

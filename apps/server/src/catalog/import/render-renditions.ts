@@ -37,6 +37,11 @@ export interface RenderOptions {
   isTransparent: boolean;
   /** Which renditions to make (rendition-plan.ts); default every one. */
   phase?: RenderPhase;
+  /**
+   * Renditions the item has already (`name.format`), left out of the phase: a job run again,
+   * or renditions a newer plan added, make only what is missing.
+   */
+  existing?: readonly string[];
   /** Encoder threads (the share of the cores this worker has). */
   threads?: number;
   /** Hard memory ceiling of each ffmpeg process. */
@@ -1123,7 +1128,10 @@ export class MediaRenderer {
 
   /** The renditions of a phase (default: all), written into the staging folder. */
   async render(phase: RenderPhase = this.options.phase ?? 'all'): Promise<RenderedFile[]> {
-    const wanted = renditionsFor(this.kind, phase);
+    const existing = new Set(this.options.existing);
+    const wanted = renditionsFor(this.kind, phase).filter(
+      ({ name, format }) => !existing.has(`${name}.${format}`),
+    );
     let made: Array<PromiseSettledResult<RenderedFile | undefined>> = [];
     let flushed: unknown[] = [];
     try {
