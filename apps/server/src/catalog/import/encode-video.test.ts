@@ -139,6 +139,7 @@ describe('encodeVideo with the packaged ffmpeg', () => {
           codec,
           frames: makeFrames(32, 24, 4),
           outputFile,
+          keepAlpha: codec === 'vp9',
         });
         expect(fs.statSync(outputFile).size, codec).toBeGreaterThan(0);
       }
@@ -191,7 +192,7 @@ describe('encodeVideo with the packaged ffmpeg', () => {
     async (codec, name, channels) => {
       const outputFile = path.join(workDir(), name);
       const frames = makeSlidingSquare(64, 32, 300, channels);
-      await encodeVideo({ ffmpegPath, codec, frames, outputFile });
+      await encodeVideo({ ffmpegPath, codec, frames, outputFile, keepAlpha: channels === 4 });
       expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });
     },
   );

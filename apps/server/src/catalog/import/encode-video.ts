@@ -24,8 +24,8 @@ export interface VideoFrames {
   data: Buffer;
   /**
    * 4 (RGBA, the default) or 3 (RGB): frames flattened for a video without alpha (H.264, a
-   * GIF's VP9) go without, a quarter fewer bytes through the pipe and for ffmpeg to convert.
-   * A VP9 WebM keeps an alpha channel exactly when its frames have one.
+   * GIF's VP9) may go without, a quarter fewer bytes through the pipe and for ffmpeg to convert.
+   * Whether a VP9 WebM has alpha is `keepAlpha`'s to say.
    */
   channels?: 3 | 4;
   /** Even: yuv420p halves both dimensions. */
@@ -43,9 +43,10 @@ export interface EncodeVideoOptions {
   /** Where ffmpeg writes the file (our own staging folder; MP4's faststart rewrites it there). */
   outputFile: string;
   /**
-   * VP9 only: code the frames' alpha channel (they must be RGBA) as a second stream. Default:
-   * whether the frames have one. Frames that sharp flattened can still carry a fourth channel
-   * (its pipeline applies `ensureAlpha` after `removeAlpha`, whatever the order of the calls).
+   * VP9 only: code the frames' alpha channel (they must be RGBA) as a second stream; default
+   * no. Said, not read from the frames: frames that sharp flattened can still carry a fourth
+   * channel (its pipeline applies `ensureAlpha` after `removeAlpha`, whatever the order of the
+   * calls).
    */
   keepAlpha?: boolean;
   /** Plays the frames this many times in a row (GIPHY's `looping`); default once. */
@@ -330,7 +331,7 @@ function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPla
       result: { frames: sequence.length, durationMs: sequence.length * unitMs },
     };
   }
-  const keepAlpha = options.keepAlpha ?? channels === 4;
+  const keepAlpha = options.keepAlpha ?? false;
   if (keepAlpha && channels !== 4) throw new Error('VP9 with alpha needs RGBA frames');
   const timing = planFrameTimes(delays, options.repeat);
   const { sequence } = timing;

@@ -1,5 +1,5 @@
 import fsp from 'node:fs/promises';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
@@ -105,8 +105,9 @@ export async function makeLaterRenditions(
     .where(eq(items.id, itemId))
     .limit(1);
   if (!item) return { status: 'gone' };
+  // One read of the item's renditions: what it has, and its original among them.
   const stored = await database.db
-    .select({ name: renditions.name, format: renditions.format })
+    .select({ name: renditions.name, format: renditions.format, path: renditions.path })
     .from(renditions)
     .where(eq(renditions.itemId, itemId));
   const existing = stored.map((row) => `${row.name}.${row.format}`);
@@ -114,17 +115,9 @@ export async function makeLaterRenditions(
   if (listMissingRenditions(item, new Set(existing), Boolean(ffmpegPath)).length === 0) {
     return { status: 'made', renditions: 0 };
   }
-  const [source] = await database.db
-    .select({ path: renditions.path })
-    .from(renditions)
-    .where(
-      and(
-        eq(renditions.itemId, itemId),
-        eq(renditions.name, 'original'),
-        eq(renditions.format, item.originalFormat),
-      ),
-    )
-    .limit(1);
+  const source = stored.find(
+    (row) => row.name === 'original' && row.format === item.originalFormat,
+  );
   if (!source) return { status: 'gone' };
   const bytes = await media.store.read(source.path);
   // Deleted with its item between the query and now.

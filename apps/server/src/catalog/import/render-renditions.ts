@@ -761,8 +761,8 @@ export class MediaRenderer {
     ffmpegPath: string,
   ): Promise<RenderedFile> {
     const { pipeline, delays } = await this.select(size, plan.span);
-    // H.264 has no alpha, and a GIF's WebM shows what its MP4 shows: flattened, their frames go
-    // as RGB (sRGB, a grey source included). A transparent item's WebM keeps its alpha.
+    // H.264 has no alpha, and a GIF's WebM shows what its MP4 shows: flattened onto black (sRGB,
+    // a grey source included). A transparent item's WebM keeps its alpha.
     const hasAlpha = format === 'webm' && this.kind.isTransparent;
     const flat = hasAlpha ? pipeline.ensureAlpha() : pipeline.flatten({ background: '#000000' });
     const { data, info: out } = await flat

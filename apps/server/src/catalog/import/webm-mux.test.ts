@@ -62,6 +62,7 @@ describe.skipIf(!ffmpegPath)('WebM from VP9 streams', () => {
         delays: [100, 100, 100, 100, 100, 100],
       },
       outputFile,
+      keepAlpha: true,
     });
     expect(encoded).toEqual({ frames: 6, durationMs: 600 });
     // Only the WebM is left: the two streams beside it are gone.
