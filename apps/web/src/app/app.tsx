@@ -11,7 +11,8 @@ const queryClient = createQueryClient();
 const carriedUser = takeCarriedSession();
 if (carriedUser) queryClient.setQueryData(meQueryKey, carriedUser);
 else void queryClient.prefetchQuery(meQueryOptions);
-preloadPageAt(window.location.pathname);
+/** The first screen's code, downloading since the page's HTML named it. */
+export const firstScreenLoaded = preloadPageAt(window.location.pathname);
 
 export function App() {
   return (

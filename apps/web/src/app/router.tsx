@@ -10,7 +10,7 @@ import {
 } from 'react-router';
 import { ErrorBoundary } from '@/components/error-boundary.tsx';
 import { RequireGuest, RequireUser } from '@/features/auth';
-import { preloadSignedInChrome } from '@/features/navigation';
+import { loadSignedInChrome } from '@/features/navigation';
 import { AppLoading } from './app-loading.tsx';
 import { lazyPage } from './lazy-page.ts';
 import type { LazyPage } from './lazy-page.ts';
@@ -19,13 +19,12 @@ import { NotFoundPage, RootError, RouteError } from './route-error.tsx';
 
 /**
  * A signed-in screen, downloaded on first visit. The signed-in header downloads alongside
- * it (and alongside the session check started at boot), not after it.
+ * it (and alongside the session check started at boot), not after it, and the screen counts
+ * as here once both are: the first render then draws the header whole, where a placeholder
+ * first would move its neighbours when the menu arrives.
  */
 function signedInPage(load: () => Promise<ComponentType>) {
-  return lazyPage(() => {
-    preloadSignedInChrome();
-    return load();
-  });
+  return lazyPage(() => Promise.all([loadSignedInChrome(), load()]).then(([, Page]) => Page));
 }
 
 const homePage = signedInPage(() => import('@/features/home').then((m) => m.HomePage));
@@ -91,13 +90,15 @@ const routeTree = (
 );
 
 /**
- * Downloads the screen at `pathname` now. At boot the guards wait for the session check
+ * Downloads the screen at `pathname` now; settles when it is here (or failed: the screen's
+ * error boundary says so when it renders). At boot the guards wait for the session check
  * before rendering a screen; without this its code would only start downloading after.
  */
-export function preloadPageAt(pathname: string) {
-  for (const match of matchRoutes(createRoutesFromChildren(routeTree), pathname) ?? []) {
-    void (match.route.handle as PageHandle | undefined)?.page.preload();
-  }
+export function preloadPageAt(pathname: string): Promise<unknown> {
+  const matches = matchRoutes(createRoutesFromChildren(routeTree), pathname) ?? [];
+  return Promise.allSettled(
+    matches.map((match) => (match.route.handle as PageHandle | undefined)?.page.preload()),
+  );
 }
 
 /**

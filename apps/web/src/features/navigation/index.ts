@@ -1,3 +1,3 @@
 export { SiteHeader } from './site-header.tsx';
 export { SiteFooter } from './site-footer.tsx';
-export { preloadSignedInChrome } from './load-signed-in-chrome.ts';
+export { loadSignedInChrome } from './load-signed-in-chrome.ts';

@@ -4,7 +4,3 @@
  * with their own, so the header is ready when the page is.
  */
 export const loadSignedInChrome = () => import('./signed-in-chrome.tsx');
-
-export function preloadSignedInChrome() {
-  void loadSignedInChrome();
-}

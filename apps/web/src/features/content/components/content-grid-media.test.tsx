@@ -46,7 +46,8 @@ class FakeIntersectionObserver {
 
 type Place = 'on screen' | 'near' | 'far';
 
-function moveTile(tile: Element, place: Place) {
+/** Moves a tile, and waits for what it starts: a video starts in a task of its own. */
+async function moveTile(tile: Element, place: Place) {
   act(() => {
     for (const observer of FakeIntersectionObserver.all) {
       if (!observer.targets.has(tile)) continue;
@@ -54,6 +55,7 @@ function moveTile(tile: Element, place: Place) {
       observer.deliver(tile, place === 'on screen' || (isNearObserver && place === 'near'));
     }
   });
+  await act(() => new Promise((resolve) => setTimeout(resolve)));
 }
 
 function observersOf(element: Element) {
@@ -156,26 +158,26 @@ describe('the grid’s media', () => {
     const first = tiles()[0]!;
     const second = tiles()[1]!;
 
-    moveTile(first, 'on screen');
+    await moveTile(first, 'on screen');
     const video = videoOf(first)!;
     expect(played).toEqual([video]);
     expect(video.getAttribute('preload')).toBe('auto');
 
-    moveTile(first, 'near');
+    await moveTile(first, 'near');
     expect(paused).toContain(video);
     expect(videoOf(first)).toBe(video);
     expect(played).toEqual([video]);
 
-    moveTile(first, 'far');
+    await moveTile(first, 'far');
     // The video is gone, and its decoder with it: no source, loaded again with none.
     expect(videoOf(first)).toBeNull();
     expect(video.hasAttribute('src')).toBe(false);
     expect(reloaded).toContain(video);
     expect(first).toHaveAccessibleName(gifs[0]!.title);
 
-    moveTile(first, 'near');
+    await moveTile(first, 'near');
     expect(videoOf(first)?.getAttribute('src')).toBe(mp4Of(gifs[0]!));
-    moveTile(first, 'on screen');
+    await moveTile(first, 'on screen');
     expect(played.at(-1)).toBe(videoOf(first));
     // Another tile is unaffected by the first one's moves.
     expect(played).not.toContain(videoOf(second));
@@ -205,7 +207,7 @@ describe('the grid’s media', () => {
     expect(videoOf(last)).toBeNull();
     expect(last.querySelector('img')).toBeNull();
     expect(last).toHaveAccessibleName(gifs.at(-1)!.title);
-    moveTile(last, 'near');
+    await moveTile(last, 'near');
     expect(videoOf(last)?.getAttribute('src')).toBe(mp4Of(gifs.at(-1)!));
   });
 
@@ -216,7 +218,7 @@ describe('the grid’s media', () => {
     renderGrid(gifs);
     await screen.findByRole('list', { name: 'Grid' });
     const first = tiles()[0]!;
-    moveTile(first, 'on screen');
+    await moveTile(first, 'on screen');
     expect(videoOf(first)).toBeNull();
     expect(within(first).getByRole('img', { name: gifs[0]!.title })).toHaveAttribute(
       'src',

@@ -55,14 +55,21 @@ export function LoopingVideo({
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    if (isPlaying) {
+    if (!isPlaying) {
+      video.pause();
+      return;
+    }
+    // Starting a video (its loading and its decoder) is the costliest DOM work of a grid's
+    // first screen, which starts a dozen at once: each starts in a task of its own, so the
+    // page answers input between them (docs/web.md, "Media").
+    const start = setTimeout(() => {
+      video.preload = 'auto';
       // Browsers let a muted video play without a gesture; the property, not only the attribute.
       video.muted = true;
       // A play() cut short by a pause() or an unmount rejects: nothing to do about it.
       void video.play()?.catch(() => {});
-    } else {
-      video.pause();
-    }
+    });
+    return () => clearTimeout(start);
   }, [isPlaying, src]);
 
   return (
@@ -77,7 +84,7 @@ export function LoopingVideo({
         playsInline
         disablePictureInPicture
         disableRemotePlayback
-        preload={isPlaying ? 'auto' : 'none'}
+        preload="none"
         aria-hidden="true"
         tabIndex={-1}
         className={className}

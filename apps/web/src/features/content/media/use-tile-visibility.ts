@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState } from 'react';
+import { createContext, startTransition, useContext, useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { TileObserver, TileVisibility } from './tile-observer.ts';
 
@@ -24,7 +24,9 @@ export function useTileVisibility(
     if (!observer || !element) return;
     return observer.watch(element, shown.current, (next) => {
       shown.current = next;
-      setVisibility(next);
+      // A scroll (or the first observation) brings many tiles near at once, each mounting its
+      // media: rendered as a transition, React splits that work instead of blocking input.
+      startTransition(() => setVisibility(next));
     });
   }, [observer, ref]);
   return observer ? visibility : alwaysOnScreen;
