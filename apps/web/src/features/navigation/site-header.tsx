@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Logo } from '@/components/logo.tsx';
 import { useAuth, useSignInDialog } from '@/features/auth';
-import { loadSignedInChrome } from './load-signed-in-chrome.ts';
+import { getLoadedSignedInChrome, loadSignedInChrome } from './load-signed-in-chrome.ts';
 
 const SignedInNav = lazy(() =>
   loadSignedInChrome().then((module) => ({ default: module.SignedInNav })),
@@ -34,6 +34,7 @@ function GetStartedButton() {
  */
 export function SiteHeader() {
   const { user, isLoading } = useAuth();
+  const chrome = getLoadedSignedInChrome();
   return (
     <header className="border-b border-white/10 bg-gray-950/95 backdrop-blur md:sticky md:top-0 md:z-30">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4">
@@ -41,7 +42,9 @@ export function SiteHeader() {
           <Logo />
         </Link>
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
-          {isLoading ? null : user ? (
+          {isLoading ? null : user && chrome ? (
+            <chrome.SignedInNav user={user} />
+          ) : user ? (
             <Suspense fallback={<span className="size-10 rounded-full bg-white/10" />}>
               <SignedInNav user={user} />
             </Suspense>
@@ -52,9 +55,13 @@ export function SiteHeader() {
       </div>
       {user && (
         <div className="mx-auto max-w-7xl px-4 pb-3">
-          <Suspense fallback={<div className="h-12 rounded-full bg-white/5" />}>
-            <SearchBox />
-          </Suspense>
+          {chrome ? (
+            <chrome.SearchBox />
+          ) : (
+            <Suspense fallback={<div className="h-12 rounded-full bg-white/5" />}>
+              <SearchBox />
+            </Suspense>
+          )}
         </div>
       )}
     </header>
