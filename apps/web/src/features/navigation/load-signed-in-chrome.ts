@@ -1,4 +1,6 @@
-type SignedInChrome = typeof import('./signed-in-chrome.tsx');
+import type * as SignedInChromeModule from './signed-in-chrome.tsx';
+
+type SignedInChrome = typeof SignedInChromeModule;
 
 let loadedChrome: SignedInChrome | undefined;
 
