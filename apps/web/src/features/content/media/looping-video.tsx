@@ -61,7 +61,7 @@ export function LoopingVideo({
     }
     // Starting a video (its loading and its decoder) is the costliest DOM work of a grid's
     // first screen, which starts a dozen at once: each starts in a task of its own, so the
-    // page answers input between them (docs/web.md, "Media").
+    // page answers input between them (docs/web.md, "First page").
     const start = setTimeout(() => {
       video.preload = 'auto';
       // Browsers let a muted video play without a gesture; the property, not only the attribute.
