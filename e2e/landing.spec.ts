@@ -110,3 +110,15 @@ test('loads the configured analytics script on the landing page', async ({ brows
     scriptServer.close();
   }
 });
+
+test('until its scripts have run, a page is the loading screen: the header and a status', async ({
+  page,
+}) => {
+  // The app renders once the first screen's code is here (docs/web.md, "First page"): on a
+  // slow network the HTML alone is what people see meanwhile.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/landing');
+  await expect(page.getByRole('banner')).toContainText('Sticky');
+  await expect(page.getByRole('status')).toHaveText('Loading…');
+  await expectNoSeriousAxeViolations(page);
+});
