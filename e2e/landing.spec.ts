@@ -120,5 +120,5 @@ test('until its scripts have run, a page is the loading screen: the header and a
   await page.goto('/landing');
   await expect(page.getByRole('banner')).toContainText('Sticky');
   await expect(page.getByRole('status')).toHaveText('Loading…');
-  await expectNoSeriousAxeViolations(page);
+  await expectNoSeriousAxeViolations(page, 'the loading screen');
 });
