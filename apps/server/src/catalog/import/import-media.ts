@@ -26,6 +26,7 @@ import {
 import { scheduleLaterRenditions } from './later-renditions.ts';
 import type { Media } from './media-services.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
+import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
@@ -243,8 +244,7 @@ export async function importMedia(
       bytes,
       limits,
       outputDir: stagingDir,
-      // Stickers and animated text are shown over the page: their alpha is kept everywhere.
-      isTransparent: metadata.isTypeFromTransparency ? 'auto' : metadata.type !== 'gif',
+      isTransparent: metadata.isTypeFromTransparency ? 'auto' : isTransparentType(metadata.type),
       ffmpegPath: resolveFfmpegPath(),
       phase,
       priority: 'high',

@@ -14,7 +14,7 @@ import {
 } from './media-files.ts';
 import type { Media } from './media-services.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
-import { renditionsFor } from './rendition-plan.ts';
+import { isTransparentType, renditionsFor } from './rendition-plan.ts';
 import type { SourceFormat } from './inspect-media.ts';
 import { withTransaction } from './transaction.ts';
 
@@ -73,7 +73,7 @@ export function listMissingRenditions(
   const kind = {
     sourceFormat: item.originalFormat,
     isAnimated: item.frames > 1,
-    isTransparent: item.type !== 'gif',
+    isTransparent: isTransparentType(item.type),
   };
   return renditionsFor(kind, 'later')
     .filter(({ format }) => canMakeVideo || (format !== 'mp4' && format !== 'webm'))
@@ -130,7 +130,7 @@ export async function makeLaterRenditions(
       bytes,
       limits: config.importLimits,
       outputDir: stagingDir,
-      isTransparent: item.type !== 'gif',
+      isTransparent: isTransparentType(item.type),
       ffmpegPath,
       phase: 'later',
       existing,

@@ -17,10 +17,15 @@ export interface PlannedRendition {
   tier: RenditionTier;
 }
 
+/** Stickers and animated text are shown over the page, so never flattened onto a colour. */
+export function isTransparentType(type: string): boolean {
+  return type !== 'gif';
+}
+
 export interface ItemKind {
   sourceFormat: SourceFormat;
   isAnimated: boolean;
-  /** Stickers and animated text: shown over the page, so never flattened onto a colour. */
+  /** `isTransparentType` of the item's type. */
   isTransparent: boolean;
 }
 
