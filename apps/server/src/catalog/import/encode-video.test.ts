@@ -1,9 +1,17 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeVideoFrames, pixelAt } from '../../test-support/media.ts';
 import { readH264Config, recordFfmpegCalls } from '../../test-support/video-checks.ts';
-import { encodeVideo, planTimeline, playedDelayMs, resolveFfmpegPath } from './encode-video.ts';
+import {
+  encodeVideo,
+  measureRimColour,
+  paintHiddenPixels,
+  planTimeline,
+  playedDelayMs,
+  resolveFfmpegPath,
+} from './encode-video.ts';
 import type { VideoFrames } from './encode-video.ts';
 import { useTempDir } from '../../test-support/files.ts';
 
@@ -121,6 +129,42 @@ async function countKeyFrames(file: string): Promise<{ keys: number; frames: num
   return { keys, frames };
 }
 
+describe('the colour under transparent pixels', () => {
+  /** A 5 × 5 RGBA frame: a red ring around a blue centre, on transparent black. */
+  const makeRing = () => {
+    const frame = Buffer.alloc(5 * 5 * 4);
+    for (let y = 1; y < 4; y += 1) {
+      for (let x = 1; x < 4; x += 1) {
+        frame.set(x === 2 && y === 2 ? [0, 0, 255, 255] : [255, 0, 0, 255], (y * 5 + x) * 4);
+      }
+    }
+    return frame;
+  };
+  const framesOf = (data: Buffer): VideoFrames => ({
+    data,
+    width: 5,
+    height: 5,
+    frames: 1,
+    delays: [100],
+  });
+
+  it('is the colour of the silhouette’s rim, the visible pixels beside a transparent one', () => {
+    expect(measureRimColour(framesOf(makeRing()))).toEqual([255, 0, 0]);
+    expect(measureRimColour(framesOf(Buffer.alloc(5 * 5 * 4)))).toBeUndefined();
+  });
+
+  it('is painted only where nothing shows', () => {
+    const frame = makeRing();
+    // A corner barely showing keeps its colour: some of it is seen.
+    frame.set([9, 9, 9, 1], 0);
+    paintHiddenPixels(frame, [1, 2, 3]);
+    expect(pixelAt(frame, 5, 0, 0)).toEqual([9, 9, 9, 1]);
+    expect(pixelAt(frame, 5, 4, 4)).toEqual([1, 2, 3, 0]);
+    expect(pixelAt(frame, 5, 1, 1)).toEqual([255, 0, 0, 255]);
+    expect(pixelAt(frame, 5, 2, 2)).toEqual([0, 0, 255, 255]);
+  });
+});
+
 describe('encodeVideo with the packaged ffmpeg', () => {
   const ffmpegPath = resolveFfmpegPath()!;
   const workDir = useTempDir('sticky-encode-');
@@ -147,16 +191,21 @@ describe('encodeVideo with the packaged ffmpeg', () => {
       delete process.env.STICKY_TEST_SECRET;
     }
     const calls = recorder.readCalls();
-    expect(calls).toHaveLength(2);
+    // The MP4 in one run; the transparent tile's WebM in two passes, the first writing no video.
+    expect(
+      calls.map(({ args }) => (args.includes('-pass') ? args[args.indexOf('-pass') + 1] : 'one')),
+    ).toEqual(['one', '1', '2']);
+    // The first pass's logs go with the encoding.
+    expect(fs.readdirSync(workDir()).filter((file) => file.endsWith('.log'))).toEqual([]);
     for (const { args, envNames } of calls) {
       // One input, and it is the pipe: `-f rawvideo -pix_fmt rgba -s WxH … -i pipe:0`.
       const inputs = args.flatMap((arg, index) => (arg === '-i' ? [args[index + 1]] : []));
       expect(inputs).toEqual(['pipe:0']);
       const beforeInput = args.slice(0, args.indexOf('-i'));
       expect(beforeInput.join(' ')).toMatch(/-f rawvideo -pix_fmt (rgba|rgb24) -s \d+x\d+/);
-      // No path but the output's (for VP9, its two streams beside it: webm-alpha.ts), and no
-      // protocol (file:, http:, concat:…) but the pipe.
-      const paths = args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg));
+      // No path but the output's (for VP9, its two streams beside it, webm-mux.ts, which also
+      // name the first pass's logs), and no protocol (file:, http:, concat:…) but the pipe.
+      const paths = [...new Set(args.filter((arg) => path.isAbsolute(arg) || fs.existsSync(arg)))];
       const output = outputs.find((file) => paths[0]?.startsWith(file));
       expect(output).toBeDefined();
       expect(paths).toEqual(
@@ -196,4 +245,50 @@ describe('encodeVideo with the packaged ffmpeg', () => {
       expect(await countKeyFrames(outputFile)).toEqual({ keys: 1, frames: 300 });
     },
   );
+
+  it('codes what a sticker hides in the colour of its rim, and still hides it', async () => {
+    // An orange square sliding over nothing: the frames' hidden pixels are transparent black.
+    const width = 64;
+    const height = 48;
+    const count = 6;
+    const data = Buffer.alloc(width * height * 4 * count);
+    for (let frame = 0; frame < count; frame += 1) {
+      for (let y = 16; y < 32; y += 1) {
+        for (let x = 8; x < 24; x += 1) {
+          data.set([230, 120, 20, 255], ((frame * height + y) * width + x + frame * 4) * 4);
+        }
+      }
+    }
+    const outputFile = path.join(workDir(), 'sticker.webm');
+    await encodeVideo({
+      ffmpegPath,
+      codec: 'vp9',
+      frames: { data, width, height, frames: count, delays: Array<number>(count).fill(100) },
+      outputFile,
+      keepAlpha: true,
+    });
+    // ffmpeg's own VP9 decoder reads the colour stream alone.
+    const colour = execFileSync(ffmpegPath, [
+      ...['-hide_banner', '-loglevel', 'error', '-i', outputFile, '-vsync', 'passthrough'],
+      ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-'],
+    ]);
+    const frameBytes = width * height * 4;
+    expect(colour.length).toBe(frameBytes * count);
+    for (const index of [0, count - 1]) {
+      const frame = colour.subarray(index * frameBytes, (index + 1) * frameBytes);
+      for (const [x, y] of [
+        [2, 2],
+        [60, 44],
+      ] as const) {
+        const [r, g, b] = pixelAt(frame, width, x, y);
+        expect(Math.abs(r - 230) + Math.abs(g - 120) + Math.abs(b - 20), `${x},${y}`).toBeLessThan(
+          24,
+        );
+      }
+    }
+    // With its alpha, as browsers play it: the corner is still see-through, the square solid.
+    const [first] = decodeVideoFrames(ffmpegPath, outputFile, { width, height });
+    expect(pixelAt(first!, width, 2, 2)[3]).toBeLessThan(16);
+    expect(pixelAt(first!, width, 16, 24)[3]).toBeGreaterThan(240);
+  });
 });
