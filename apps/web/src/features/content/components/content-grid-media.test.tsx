@@ -211,6 +211,44 @@ describe('the grid’s media', () => {
     expect(videoOf(last)?.getAttribute('src')).toBe(mp4Of(gifs.at(-1)!));
   });
 
+  it('fetches a video’s poster only where it shows before the video', async () => {
+    stubVideo();
+    const gifs = loadList(fixtureFiles.trending).data;
+    renderGrid(gifs);
+    await screen.findByRole('list', { name: 'Grid' });
+    const stillOf = (index: number) => gifs[index]!.images.fixed_width_still.url;
+    // A tile a phone's first screen starts with paints its poster first, before any observation.
+    expect(videoOf(tiles()[0]!)?.getAttribute('poster')).toBe(stillOf(0));
+    // Further down, a tile on screen when first seen plays at once: its first frame comes with
+    // its video, and a poster would be a request for nothing.
+    const [onScreen, waiting] = [tiles().at(-2)!, tiles().at(-1)!];
+    await moveTile(onScreen, 'on screen');
+    expect(played).toContain(videoOf(onScreen));
+    expect(videoOf(onScreen)!.hasAttribute('poster')).toBe(false);
+    // A tile that comes near first waits off screen over its poster, and keeps it.
+    await moveTile(waiting, 'near');
+    expect(videoOf(waiting)?.getAttribute('poster')).toBe(stillOf(gifs.length - 1));
+    await moveTile(waiting, 'on screen');
+    expect(played).toContain(videoOf(waiting));
+    expect(videoOf(waiting)?.getAttribute('poster')).toBe(stillOf(gifs.length - 1));
+  });
+
+  it('shows the poster of a video the browser will not play unasked', async () => {
+    stubVideo();
+    // iOS in Low Power Mode refuses autoplay, muted or not.
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(
+      new DOMException('The request is not allowed by the user agent.', 'NotAllowedError'),
+    );
+    const gifs = loadList(fixtureFiles.trending).data;
+    renderGrid(gifs);
+    await screen.findByRole('list', { name: 'Grid' });
+    const last = tiles().at(-1)!;
+    await moveTile(last, 'on screen');
+    await waitFor(() =>
+      expect(videoOf(last)?.getAttribute('poster')).toBe(gifs.at(-1)!.images.fixed_width_still.url),
+    );
+  });
+
   it('shows stills with reduced motion and plays a tile on hover', async () => {
     installDom(['(prefers-reduced-motion: reduce)']);
     stubVideo();
@@ -232,6 +270,12 @@ describe('the grid’s media', () => {
     expect(played).toEqual([video]);
     await userEvent.unhover(first);
     expect(videoOf(first)).toBeNull();
+    // A video that takes over from its still, anywhere in the grid, shows the still until it
+    // plays (the same file, fetched already).
+    const last = tiles().at(-1)!;
+    await moveTile(last, 'on screen');
+    await userEvent.hover(last);
+    expect(videoOf(last)?.getAttribute('poster')).toBe(gifs.at(-1)!.images.fixed_width_still.url);
   });
 
   it('shows the WebP (GIF fallback) when a video cannot play', async () => {

@@ -70,6 +70,17 @@ export function ContentGrid<TQueryKey extends QueryKey>({
     () => layoutMasonry(items, columnCount, getAspectRatio),
     [items, columnCount],
   );
+  // The tiles this grid starts a phone's first screen with, whatever the screen: their videos
+  // paint their posters first (on `/`, the server's preloads: docs/web.md, "First page").
+  const posterFirstIds = useMemo(
+    () =>
+      new Set(
+        layoutMasonry(items, columns.small, getAspectRatio)
+          .placements.filter((placement) => placement.top < aboveFoldPercent)
+          .map((placement) => placement.item.id),
+      ),
+    [items, columns.small],
+  );
 
   const sentinelRef = useRef<HTMLDivElement>(null);
   const canLoadMore = Boolean(hasNextPage) && !isFetchingNextPage && !isFetchNextPageError;
@@ -120,6 +131,7 @@ export function ContentGrid<TQueryKey extends QueryKey>({
                 index={placement.index}
                 isMotionReduced={isMotionReduced}
                 isAboveFold={placement.top < aboveFoldPercent}
+                isPosterFirst={posterFirstIds.has(placement.item.id)}
                 mediaSupport={mediaSupport}
                 style={{ aspectRatio: String(getAspectRatio(placement.item)) }}
               />

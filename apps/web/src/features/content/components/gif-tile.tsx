@@ -20,6 +20,11 @@ interface GifTileProps {
   isMotionReduced: boolean;
   /** On the grid's first screen: the page's largest paint is there, so it must not wait. */
   isAboveFold?: boolean;
+  /**
+   * Among the tiles a phone's first screen starts with, whose video paints its poster first
+   * (the largest paint is among them; on `/` the server preloads those posters).
+   */
+  isPosterFirst?: boolean;
   mediaSupport: MediaSupport;
   style?: CSSProperties;
 }
@@ -63,16 +68,25 @@ export function GifTile({
   index,
   isMotionReduced,
   isAboveFold = false,
+  isPosterFirst = false,
   mediaSupport,
   style,
 }: GifTileProps) {
   const linkRef = useRef<HTMLAnchorElement>(null);
-  const { isVisible, isNear } = useTileVisibility(linkRef, {
+  const { isVisible, isNear, isObserved } = useTileVisibility(linkRef, {
     isVisible: false,
     isNear: isAboveFold,
   });
   const [isActive, setIsActive] = useState(false);
   const [hasVideoFailed, setHasVideoFailed] = useState(false);
+  // A video's poster is fetched only where it shows before the video (docs/web.md, "Media"):
+  // a tile that waits near the screen, one that replaces its still under reduced motion, one
+  // the browser will not play. A tile on screen when first seen plays at once, and its video's
+  // first frame comes in its first kilobytes. Once wanted, it stays.
+  const [isPosterWanted, setIsPosterWanted] = useState(isPosterFirst);
+  if (!isPosterWanted && (isMotionReduced || (isObserved && isNear && !isVisible))) {
+    setIsPosterWanted(true);
+  }
   const { animated, still } = pickTileSources(item, mediaSupport);
   const alt = getAltText(item);
   const showStill = isMotionReduced && !isActive && still !== null;
@@ -91,7 +105,7 @@ export function GifTile({
     media = (
       <LoopingVideo
         src={animated.src}
-        poster={animated.poster}
+        poster={isPosterWanted ? animated.poster : undefined}
         label={alt}
         width={animated.width || undefined}
         height={animated.height || undefined}
@@ -99,6 +113,7 @@ export function GifTile({
         wrapperClassName="block h-full w-full"
         className={mediaClass}
         onError={() => setHasVideoFailed(true)}
+        onPlayRefused={() => setIsPosterWanted(true)}
       />
     );
   } else {

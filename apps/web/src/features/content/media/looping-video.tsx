@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import type { CSSProperties } from 'react';
 
 interface LoopingVideoProps {
@@ -17,13 +17,15 @@ interface LoopingVideoProps {
   style?: CSSProperties;
   /** The video cannot play (no such file, a format the browser refuses). */
   onError: () => void;
+  /** The browser will not play it unasked (iOS in Low Power Mode): it stays on its poster. */
+  onPlayRefused?: () => void;
 }
 
 /**
- * A GIF as video (docs/web.md, "Media"): muted, looping, inline, no controls, its still as
- * poster. It is an image to assistive technology (`role="img"` with the item's alt text) and
- * loads nothing but its poster before it is asked to play. Unmounting releases its decoder:
- * removing `src` alone keeps the loaded media, `load()` after it drops it.
+ * A GIF as video (docs/web.md, "Media"): muted, looping, inline, no controls, over its poster
+ * when it has one. It is an image to assistive technology (`role="img"` with the item's alt
+ * text) and loads nothing but its poster before it is asked to play. Unmounting releases its
+ * decoder: removing `src` alone keeps the loaded media, `load()` after it drops it.
  */
 export function LoopingVideo({
   src,
@@ -36,8 +38,10 @@ export function LoopingVideo({
   className,
   style,
   onError,
+  onPlayRefused,
 }: LoopingVideoProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
+  const onRefused = useEffectEvent(() => onPlayRefused?.());
 
   // The source is set here rather than as an attribute, so that the release below (on
   // unmount, or before another source) cannot be undone or outrun by a render.
@@ -66,8 +70,10 @@ export function LoopingVideo({
       video.preload = 'auto';
       // Browsers let a muted video play without a gesture; the property, not only the attribute.
       video.muted = true;
-      // A play() cut short by a pause() or an unmount rejects: nothing to do about it.
-      void video.play()?.catch(() => {});
+      // A play() cut short by a pause() or an unmount rejects too: nothing to do about that.
+      void video.play()?.catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'NotAllowedError') onRefused();
+      });
     });
     return () => clearTimeout(start);
   }, [isPlaying, src]);

@@ -5,7 +5,7 @@ import type { TileObserver, TileVisibility } from './tile-observer.ts';
 /** The grid's tile observer, for its tiles (null: no observer, every tile counts as on screen). */
 export const TileObserverContext = createContext<TileObserver | null>(null);
 
-const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true };
+const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true, isObserved: true };
 
 /**
  * Where the tile in `ref` is, from its grid's observer. Until the first observation the tile
@@ -13,10 +13,10 @@ const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true };
  */
 export function useTileVisibility(
   ref: RefObject<Element | null>,
-  initial: TileVisibility,
+  initial: Omit<TileVisibility, 'isObserved'>,
 ): TileVisibility {
   const observer = useContext(TileObserverContext);
-  const [visibility, setVisibility] = useState(initial);
+  const [visibility, setVisibility] = useState<TileVisibility>({ ...initial, isObserved: false });
   // What the tile shows now: a renewed watch compares observations with it.
   const shown = useRef(visibility);
   useEffect(() => {
