@@ -340,21 +340,13 @@ function vp9StreamArguments(
   ];
 }
 
-/** A VP9 stream without alpha (a GIF's tile). */
-function vp9OpaqueArguments(
-  settings: EncoderSettings,
-  outputFile: string,
-  pass: 1 | 2 | undefined,
-): string[] {
+/** A VP9 stream without alpha (a GIF's tile, in one pass). */
+function vp9OpaqueArguments(settings: EncoderSettings, outputFile: string): string[] {
   const crf = settings.crf ?? (settings.isLarge ? VP9_LARGE_CRF : VP9_TILE_CRF);
   return [
     '-pix_fmt',
     'yuv420p',
-    ...vp9StreamArguments(
-      { ...settings, crf },
-      outputFile,
-      pass && { pass, logPrefix: outputFile },
-    ),
+    ...vp9StreamArguments({ ...settings, crf }, outputFile, undefined),
   ];
 }
 
@@ -454,22 +446,23 @@ function planEncoding(options: EncodeVideoOptions, channels: 3 | 4): EncodingPla
   const settings = { threads, crf: options.crf, isLarge, frames: sequence.length };
   const colour = `${outputFile}.colour.ivf`;
   const alpha = keepAlpha ? `${outputFile}.alpha.ivf` : undefined;
-  const outputsFor = (pass: 1 | 2 | undefined) =>
-    alpha
-      ? vp9AlphaArguments(settings, { colour, alpha }, pass)
-      : vp9OpaqueArguments(settings, colour, pass);
-  const isTwoPass = alpha !== undefined && !isLarge;
+  // A transparent tile in two passes (VP9_TRANSPARENT_TILE_CRF says why), the rest in one.
+  const passes = !alpha
+    ? [vp9OpaqueArguments(settings, colour)]
+    : isLarge
+      ? [vp9AlphaArguments(settings, { colour, alpha }, undefined)]
+      : ([1, 2] as const).map((pass) => vp9AlphaArguments(settings, { colour, alpha }, pass));
   return {
     sequence,
     // Nominal: the container carries each frame's time (webm-mux.ts).
     rate: `1000/${Math.max(1, Math.round(timing.durationMs / sequence.length))}`,
-    passes: isTwoPass ? [outputsFor(1), outputsFor(2)] : [outputsFor(undefined)],
+    passes,
     result: { frames: sequence.length, durationMs: timing.durationMs },
     webm: {
       timing,
       colour,
       alpha,
-      logs: isTwoPass ? [colour, alpha].filter((file) => file !== undefined).map(passLogFile) : [],
+      logs: alpha && passes.length === 2 ? [colour, alpha].map(passLogFile) : [],
     },
   };
 }
