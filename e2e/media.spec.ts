@@ -220,7 +220,7 @@ test.describe('media in Chromium', () => {
     await page.context().close();
   });
 
-  test('a GIF tile is a muted, looping, inline video over its still, and it plays', async ({
+  test('a GIF tile is a muted, looping, inline video, and it plays', async ({
     browser,
     media,
   }) => {
@@ -244,7 +244,9 @@ test.describe('media in Chromium', () => {
     await expect(tile.locator('video')).toHaveCount(1);
     expect((await readShownMedia(tile)).video).toMatchObject({
       src: fixedWidth.webm,
-      poster,
+      // On a wide screen no tile fetches a poster: the video's first frame comes with its
+      // first kilobytes (a phone's first tiles show theirs: the test of / on a phone above).
+      poster: '',
       muted: true,
       loop: true,
       playsInline: true,

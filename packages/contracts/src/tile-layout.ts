@@ -55,6 +55,12 @@ export function layoutMasonry<T>(
 export const homeGridColumns = { small: 2, medium: 3, large: 4 } as const;
 
 /**
+ * Screens below Tailwind's `md` (48rem), where grids show their small column count: the
+ * complement of the web's `useBreakpoint` query for medium screens.
+ */
+export const smallScreenQuery = 'not all and (min-width: 48rem)';
+
+/**
  * Tiles starting within this depth (percent of the grid's width) are on the first screen: on a
  * phone, the two columns' first screen, where Lighthouse finds the largest paint. They load at
  * once and first; the server preloads what they paint first.

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { describeTrendingRequest, firstPageElementId, sessionElementId } from '@sticky/contracts';
+import {
+  describeTrendingRequest,
+  firstPageElementId,
+  sessionElementId,
+  smallScreenQuery,
+} from '@sticky/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renditions } from '../db/schema.ts';
@@ -380,6 +385,9 @@ describe('the first tiles of / preloaded', () => {
     expect(preloads[1]![2]).toContain('type="image/webp"');
     expect(preloads[0]![2]).not.toContain('type=');
     for (const preload of preloads) expect(preload[2]).toContain('fetchpriority="high"');
+    // A video's poster shows on a phone only (docs/web.md, "Media"): a wider screen skips it.
+    expect(preloads[0]![2]).toContain(`media="${smallScreenQuery}"`);
+    for (const preload of preloads.slice(1)) expect(preload[2]).not.toContain('media=');
   });
 });
 

@@ -16,6 +16,7 @@ import {
   pickVideoSource,
   selectAboveFoldOnPhones,
   sessionElementId,
+  smallScreenQuery,
   tileRenditions,
 } from '@sticky/contracts';
 import type { ContentFilter, ItemType, RenditionMedia, SessionUser } from '@sticky/contracts';
@@ -83,7 +84,14 @@ interface FirstPage {
   /** The items with only their tiles' renditions (contracts' `tileRenditions`). */
   tiles: SerializedItems;
   /** What the first tiles paint first, preloaded with the page. */
-  firstPaints: Array<{ href: string; type?: string }>;
+  firstPaints: FirstPaint[];
+}
+
+interface FirstPaint {
+  href: string;
+  type?: string;
+  /** Preloaded only on screens this media query matches. */
+  media?: string;
 }
 
 /**
@@ -112,17 +120,18 @@ function prepareFirstPage(page: TrendingPage): FirstPage {
  * the masonry the web lays them out with), as the web chooses it (pickVideoSource, shared with
  * the web): a video's poster, or the animated WebP (else GIF) of a tile shown as an image. The
  * largest paint of `/` is one of them, and not always in the first row: fetched with the page
- * instead of after the app's JS. On a wider screen they are its first tiles too. The
- * browser's formats are not known here: those of Chromium and Firefox are assumed.
+ * instead of after the app's JS. On a wider screen they are its first tiles too, but there a
+ * video tile shows no poster (docs/web.md, "Media"): posters are preloaded on small screens
+ * only. The browser's formats are not known here: those of Chromium and Firefox are assumed.
  */
-function listFirstPaints(items: readonly GiphyItem[]): Array<{ href: string; type?: string }> {
+function listFirstPaints(items: readonly GiphyItem[]): FirstPaint[] {
   return selectAboveFoldOnPhones(items, (item) => item.images).flatMap((item) => {
     const rendition = pickRendition(item.images, tileRenditions.animated);
     const still = pickRendition(item.images, tileRenditions.still);
     const isTransparent = item.type !== 'gif' || Boolean(item.is_sticker);
     const support = { isTransparent, canPlayMp4: true, canPlayWebm: true, canPlayAlphaWebm: true };
     const video = pickVideoSource(rendition, still, support);
-    if (video) return video.poster ? [{ href: video.poster }] : [];
+    if (video) return video.poster ? [{ href: video.poster, media: smallScreenQuery }] : [];
     if (rendition?.webp) return [{ href: rendition.webp, type: 'image/webp' }];
     return rendition?.url ? [{ href: rendition.url }] : [];
   });
@@ -187,7 +196,7 @@ async function renderFirstPage(
     const preloads = firstPage.firstPaints
       .map(
         (image) =>
-          `<link rel="preload" as="image" href="${escapeAttribute(image.href)}"${image.type ? ` type="${image.type}"` : ''} fetchpriority="high">`,
+          `<link rel="preload" as="image" href="${escapeAttribute(image.href)}"${image.type ? ` type="${image.type}"` : ''}${image.media ? ` media="${escapeAttribute(image.media)}"` : ''} fetchpriority="high">`,
       )
       .join('');
     const modules = homeChunks

@@ -70,17 +70,6 @@ export function ContentGrid<TQueryKey extends QueryKey>({
     () => layoutMasonry(items, columnCount, getAspectRatio),
     [items, columnCount],
   );
-  // The tiles this grid starts a phone's first screen with, whatever the screen: their videos
-  // paint their posters first (on `/`, the server's preloads: docs/web.md, "First page").
-  const posterFirstIds = useMemo(
-    () =>
-      new Set(
-        layoutMasonry(items, columns.small, getAspectRatio)
-          .placements.filter((placement) => placement.top < aboveFoldPercent)
-          .map((placement) => placement.item.id),
-      ),
-    [items, columns.small],
-  );
 
   const sentinelRef = useRef<HTMLDivElement>(null);
   const canLoadMore = Boolean(hasNextPage) && !isFetchingNextPage && !isFetchNextPageError;
@@ -131,7 +120,9 @@ export function ContentGrid<TQueryKey extends QueryKey>({
                 index={placement.index}
                 isMotionReduced={isMotionReduced}
                 isAboveFold={placement.top < aboveFoldPercent}
-                isPosterFirst={posterFirstIds.has(placement.item.id)}
+                // A phone's first tiles paint their posters first (on `/`, the server's
+                // preloads: docs/web.md, "Media").
+                isPosterFirst={breakpoint === 'small' && placement.top < aboveFoldPercent}
                 mediaSupport={mediaSupport}
                 style={{ aspectRatio: String(getAspectRatio(placement.item)) }}
               />

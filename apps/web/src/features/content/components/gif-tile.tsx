@@ -21,7 +21,7 @@ interface GifTileProps {
   /** On the grid's first screen: the page's largest paint is there, so it must not wait. */
   isAboveFold?: boolean;
   /**
-   * Among the tiles a phone's first screen starts with, whose video paints its poster first
+   * On a phone, among the tiles its first screen starts with: a video paints its poster first
    * (the largest paint is among them; on `/` the server preloads those posters).
    */
   isPosterFirst?: boolean;
@@ -73,20 +73,18 @@ export function GifTile({
   style,
 }: GifTileProps) {
   const linkRef = useRef<HTMLAnchorElement>(null);
-  const { isVisible, isNear, isObserved } = useTileVisibility(linkRef, {
+  const { isVisible, isNear } = useTileVisibility(linkRef, {
     isVisible: false,
     isNear: isAboveFold,
   });
   const [isActive, setIsActive] = useState(false);
   const [hasVideoFailed, setHasVideoFailed] = useState(false);
-  // A video's poster is fetched only where it shows before the video (docs/web.md, "Media"):
-  // a tile that waits near the screen, one that replaces its still under reduced motion, one
-  // the browser will not play. A tile on screen when first seen plays at once, and its video's
-  // first frame comes in its first kilobytes. Once wanted, it stays.
+  // A video's poster is fetched only where it is worth a request (docs/web.md, "Media"): on a
+  // phone's first tiles, on one that takes over from its still under reduced motion, on one
+  // the browser will not play. Elsewhere the video's first frame comes in its first kilobytes.
+  // Once wanted, it stays.
   const [isPosterWanted, setIsPosterWanted] = useState(isPosterFirst);
-  if (!isPosterWanted && (isMotionReduced || (isObserved && isNear && !isVisible))) {
-    setIsPosterWanted(true);
-  }
+  if (!isPosterWanted && isMotionReduced) setIsPosterWanted(true);
   const { animated, still } = pickTileSources(item, mediaSupport);
   const alt = getAltText(item);
   const showStill = isMotionReduced && !isActive && still !== null;

@@ -4,15 +4,13 @@ export interface TileVisibility {
   isVisible: boolean;
   /** Within `nearMargin` of the screen: it keeps its media (loaded, decoders held). */
   isNear: boolean;
-  /** Both answers come from observations, not from what the tile assumed before them. */
-  isObserved: boolean;
 }
 
 export interface TileObserver {
   /**
    * Reports `element`'s visibility whenever it differs from what was last reported (at first,
-   * `assumed`: what the tile shows before the first observation), and once it has been
-   * observed; returns the function that stops watching.
+   * `assumed`: what the tile shows before the first observation); returns the function that
+   * stops watching.
    */
   watch: (
     element: Element,
@@ -37,24 +35,15 @@ export const nearMargin = '150% 0px';
  */
 export function createTileObserver(): TileObserver | null {
   if (typeof IntersectionObserver === 'undefined') return null;
-  type Answer = 'isVisible' | 'isNear';
   const watched = new Map<
     Element,
-    {
-      visibility: TileVisibility;
-      /** The observers that have not answered yet. */
-      unanswered: Set<Answer>;
-      onChange: (visibility: TileVisibility) => void;
-    }
+    { visibility: TileVisibility; onChange: (visibility: TileVisibility) => void }
   >();
-  const update = (entries: IntersectionObserverEntry[], key: Answer) => {
+  const update = (entries: IntersectionObserverEntry[], key: keyof TileVisibility) => {
     for (const entry of entries) {
       const tile = watched.get(entry.target);
-      if (!tile) continue;
-      const isFirstAnswer = tile.unanswered.delete(key);
-      const isObserved = tile.unanswered.size === 0;
-      if (tile.visibility[key] === entry.isIntersecting && !(isFirstAnswer && isObserved)) continue;
-      tile.visibility = { ...tile.visibility, [key]: entry.isIntersecting, isObserved };
+      if (!tile || tile.visibility[key] === entry.isIntersecting) continue;
+      tile.visibility = { ...tile.visibility, [key]: entry.isIntersecting };
       tile.onChange(tile.visibility);
     }
   };
@@ -64,11 +53,7 @@ export function createTileObserver(): TileObserver | null {
   });
   return {
     watch(element, assumed, onChange) {
-      watched.set(element, {
-        visibility: { ...assumed, isObserved: false },
-        unanswered: new Set(['isVisible', 'isNear']),
-        onChange,
-      });
+      watched.set(element, { visibility: assumed, onChange });
       onScreen.observe(element);
       nearScreen.observe(element);
       return () => {

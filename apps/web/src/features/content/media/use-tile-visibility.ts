@@ -5,7 +5,7 @@ import type { TileObserver, TileVisibility } from './tile-observer.ts';
 /** The grid's tile observer, for its tiles (null: no observer, every tile counts as on screen). */
 export const TileObserverContext = createContext<TileObserver | null>(null);
 
-const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true, isObserved: true };
+const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true };
 
 /**
  * Where the tile in `ref` is, from its grid's observer. Until the first observation the tile
@@ -13,10 +13,10 @@ const alwaysOnScreen: TileVisibility = { isVisible: true, isNear: true, isObserv
  */
 export function useTileVisibility(
   ref: RefObject<Element | null>,
-  initial: Omit<TileVisibility, 'isObserved'>,
+  initial: TileVisibility,
 ): TileVisibility {
   const observer = useContext(TileObserverContext);
-  const [visibility, setVisibility] = useState<TileVisibility>({ ...initial, isObserved: false });
+  const [visibility, setVisibility] = useState(initial);
   // What the tile shows now: a renewed watch compares observations with it.
   const shown = useRef(visibility);
   useEffect(() => {
