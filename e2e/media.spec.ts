@@ -220,10 +220,7 @@ test.describe('media in Chromium', () => {
     await page.context().close();
   });
 
-  test('a GIF tile is a muted, looping, inline video, and it plays', async ({
-    browser,
-    media,
-  }) => {
+  test('a GIF tile is a muted, looping, inline video, and it plays', async ({ browser, media }) => {
     const { gif } = media;
     const fixedWidth = gif.images.fixed_width!;
     const still = gif.images.fixed_width_still!;
