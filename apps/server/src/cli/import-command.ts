@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import { eq } from 'drizzle-orm';
 import {
   collectImportSources,
@@ -14,7 +12,7 @@ import { importJobs } from '../db/schema.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
 import { formatWholeMegabytes, readFreeSpace } from '../storage/free-space.ts';
 import type { CliCommand } from './cli-command.ts';
-import { CliError } from './cli-command.ts';
+import { CliError, createProgressBar, parseCommandArgs, usageExitCode } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
 
 export interface ImportSummary {
@@ -72,22 +70,18 @@ export function formatSummary(summary: ImportSummary, cwd = process.cwd()): stri
 }
 
 async function run(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        type: { type: 'string' },
-        rating: { type: 'string' },
-        category: { type: 'string', multiple: true },
-      },
-    });
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\nUsage: ${importCommand.usage}`, 64);
+  const { values, positionals } = parseCommandArgs(importCommand.usage, {
+    args,
+    allowPositionals: true,
+    options: {
+      type: { type: 'string' },
+      rating: { type: 'string' },
+      category: { type: 'string', multiple: true },
+    },
+  });
+  if (positionals.length === 0) {
+    throw new CliError(`Usage: ${importCommand.usage}`, usageExitCode);
   }
-  const { values, positionals } = parsed;
-  if (positionals.length === 0) throw new CliError(`Usage: ${importCommand.usage}`, 64);
   const defaults: Partial<ItemMetadata> = {};
   if (values.type !== undefined) {
     if (!['gif', 'sticker', 'text'].includes(values.type)) {
@@ -146,15 +140,7 @@ async function run(args: string[]): Promise<number> {
     const { config, database, media } = catalog;
     await jobs.start();
     const [job] = await database.db.insert(importJobs).values({}).returning({ id: importJobs.id });
-    const bar = new cliProgress.SingleBar(
-      {
-        format: 'Importing {bar} {value}/{total} | {file}',
-        hideCursor: true,
-        clearOnComplete: true,
-        etaBuffer: 20,
-      },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = createProgressBar('Importing {bar} {value}/{total} | {file}', { etaBuffer: 20 });
     bar.start(collected.sources.length, 0, { file: '' });
     const started = Date.now();
     const results = await importSources({ config, database, media, jobs }, collected.sources, {
@@ -178,14 +164,8 @@ async function run(args: string[]): Promise<number> {
       })
       .where(eq(importJobs.id, job!.id));
     console.log(formatSummary(summary));
-    const rest = new cliProgress.SingleBar(
-      {
-        format:
-          'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
-        hideCursor: true,
-        clearOnComplete: true,
-      },
-      cliProgress.Presets.shades_classic,
+    const rest = createProgressBar(
+      'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
     );
     let total = 0;
     await makeRemainingRenditions(

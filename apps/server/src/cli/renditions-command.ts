@@ -1,5 +1,3 @@
-import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import { resolveFfmpegPath } from '../catalog/import/encode-video.ts';
 import {
   makeRemainingRenditions,
@@ -8,7 +6,7 @@ import {
 import type { MissingRenditionsSummary } from '../catalog/import/later-renditions.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
 import type { CliCommand } from './cli-command.ts';
-import { CliError } from './cli-command.ts';
+import { createProgressBar, parseCommandArgs } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
 
 export function formatMissingSummary(summary: MissingRenditionsSummary): string {
@@ -22,15 +20,10 @@ export function formatMissingSummary(summary: MissingRenditionsSummary): string 
 }
 
 async function run(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { 'queue-only': { type: 'boolean', default: false } },
-    }));
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\nUsage: ${renditionsCommand.usage}`, 64);
-  }
+  const { values } = parseCommandArgs(renditionsCommand.usage, {
+    args,
+    options: { 'queue-only': { type: 'boolean', default: false } },
+  });
   const catalog = await openCatalog();
   const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
@@ -41,10 +34,9 @@ async function run(args: string[]): Promise<number> {
     );
     console.log(formatMissingSummary(summary));
     if (values['queue-only'] || summary.queued === 0) return 0;
-    const bar = new cliProgress.SingleBar(
-      { format: 'Making renditions {bar} {value}/{total} items', hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = createProgressBar('Making renditions {bar} {value}/{total} items', {
+      clearOnComplete: false,
+    });
     bar.start(summary.queued, 0);
     await makeRemainingRenditions(
       {

@@ -1,12 +1,10 @@
-import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import { STARTER_CATALOG_VERSION } from '../catalog/starter/plan.ts';
 import { makeRemainingRenditions } from '../catalog/import/later-renditions.ts';
 import { seedStarterCatalog } from '../catalog/starter/seed.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
 import type { SeedSummary } from '../catalog/starter/seed.ts';
 import type { CliCommand } from './cli-command.ts';
-import { CliError } from './cli-command.ts';
+import { createProgressBar, parseCommandArgs } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
 
 export function formatSeedSummary(summary: SeedSummary): string {
@@ -34,22 +32,17 @@ export function formatSeedSummary(summary: SeedSummary): string {
 }
 
 async function run(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: { force: { type: 'boolean', default: false } } }));
-  } catch (error) {
-    throw new CliError(`${(error as Error).message}\nUsage: ${seedCommand.usage}`, 64);
-  }
+  const { values } = parseCommandArgs(seedCommand.usage, {
+    args,
+    options: { force: { type: 'boolean', default: false } },
+  });
   const catalog = await openCatalog();
   // As the import does: items appear with their tiles, the other renditions are jobs made
   // before we exit (docs/catalog.md, "Jobs").
   const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
     await jobs.start();
-    const bar = new cliProgress.SingleBar(
-      { format: 'Seeding {bar} {value}/{total}', hideCursor: true, clearOnComplete: true },
-      cliProgress.Presets.shades_classic,
-    );
+    const bar = createProgressBar('Seeding {bar} {value}/{total}');
     let isBarStarted = false;
     const summary = await seedStarterCatalog(
       { config: catalog.config, database: catalog.database, media: catalog.media, jobs },

@@ -1,14 +1,12 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import cliProgress from 'cli-progress';
 import { createStagingDir } from '../catalog/import/media-files.ts';
 import { contentHashOf, hashContent } from '../catalog/media-paths.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import type { CliCommand } from './cli-command.ts';
-import { CliError } from './cli-command.ts';
+import { CliError, createProgressBar, parseCommandArgs, usageExitCode } from './cli-command.ts';
 import { openCatalog } from './open-catalog.ts';
 
 const usage = `npm run sticky -- storage migrate --to s3|local [--remove-source]
@@ -103,22 +101,16 @@ export const storageCommand: CliCommand = {
   summary: 'Move media between the local disk and an S3 bucket',
   usage,
   run: async (args) => {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          to: { type: 'string' },
-          'remove-source': { type: 'boolean', default: false },
-        },
-      });
-    } catch (error) {
-      throw new CliError(`${(error as Error).message}\nUsage: ${usage}`, 64);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandArgs(usage, {
+      args,
+      allowPositionals: true,
+      options: {
+        to: { type: 'string' },
+        'remove-source': { type: 'boolean', default: false },
+      },
+    });
     if (positionals[0] !== 'migrate' || (values.to !== 's3' && values.to !== 'local')) {
-      throw new CliError(`Usage: ${usage}`, 64);
+      throw new CliError(`Usage: ${usage}`, usageExitCode);
     }
     let s3Config;
     try {
@@ -143,14 +135,7 @@ export const storageCommand: CliCommand = {
         'SELECT DISTINCT path FROM renditions ORDER BY path',
       );
       const keys = rows.map((row) => row.path);
-      const bar = new cliProgress.SingleBar(
-        {
-          format: `Moving media to ${values.to} {bar} {value}/{total}`,
-          hideCursor: true,
-          clearOnComplete: true,
-        },
-        cliProgress.Presets.shades_classic,
-      );
+      const bar = createProgressBar(`Moving media to ${values.to} {bar} {value}/{total}`);
       bar.start(keys.length, 0);
       const summary = await migrateMedia({
         keys,
