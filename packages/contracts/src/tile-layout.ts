@@ -54,11 +54,11 @@ export function layoutMasonry<T>(
 /** The home grid's columns on small, medium (Tailwind md) and large (lg) screens. */
 export const homeGridColumns = { small: 2, medium: 3, large: 4 } as const;
 
-/**
- * Screens below Tailwind's `md` (48rem), where grids show their small column count: the
- * complement of the web's `useBreakpoint` query for medium screens.
- */
-export const smallScreenQuery = 'not all and (min-width: 48rem)';
+/** Screens from Tailwind's `md` (48rem) up, where grids show more than their small column count. */
+export const mediumScreenQuery = '(min-width: 48rem)';
+
+/** Screens below `md`, a phone's: the server preloads what their first tiles paint first. */
+export const smallScreenQuery = `not all and ${mediumScreenQuery}`;
 
 /**
  * Tiles starting within this depth (percent of the grid's width) are on the first screen: on a

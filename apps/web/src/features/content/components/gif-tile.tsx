@@ -79,12 +79,11 @@ export function GifTile({
   });
   const [isActive, setIsActive] = useState(false);
   const [hasVideoFailed, setHasVideoFailed] = useState(false);
+  const [hasPlayBeenRefused, setHasPlayBeenRefused] = useState(false);
   // A video's poster is fetched only where it is worth a request (docs/web.md, "Media"): on a
   // phone's first tiles, on one that takes over from its still under reduced motion, on one
   // the browser will not play. Elsewhere the video's first frame comes in its first kilobytes.
-  // Once wanted, it stays.
-  const [isPosterWanted, setIsPosterWanted] = useState(isPosterFirst);
-  if (!isPosterWanted && isMotionReduced) setIsPosterWanted(true);
+  const hasPoster = isPosterFirst || isMotionReduced || hasPlayBeenRefused;
   const { animated, still } = pickTileSources(item, mediaSupport);
   const alt = getAltText(item);
   const showStill = isMotionReduced && !isActive && still !== null;
@@ -103,7 +102,7 @@ export function GifTile({
     media = (
       <LoopingVideo
         src={animated.src}
-        poster={isPosterWanted ? animated.poster : undefined}
+        poster={hasPoster ? animated.poster : undefined}
         label={alt}
         width={animated.width || undefined}
         height={animated.height || undefined}
@@ -111,7 +110,7 @@ export function GifTile({
         wrapperClassName="block h-full w-full"
         className={mediaClass}
         onError={() => setHasVideoFailed(true)}
-        onPlayRefused={() => setIsPosterWanted(true)}
+        onPlayRefused={() => setHasPlayBeenRefused(true)}
       />
     );
   } else {

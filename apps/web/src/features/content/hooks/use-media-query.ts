@@ -1,3 +1,4 @@
+import { mediumScreenQuery } from '@sticky/contracts/tile-layout';
 import { useMediaQuery } from '@/lib/use-media-query.ts';
 
 export function usePrefersReducedMotion(): boolean {
@@ -7,6 +8,6 @@ export function usePrefersReducedMotion(): boolean {
 /** Tailwind's `md` (48rem) and `lg` (64rem) breakpoints, as the spec's column counts use. */
 export function useBreakpoint(): 'small' | 'medium' | 'large' {
   const isLarge = useMediaQuery('(min-width: 64rem)');
-  const isMedium = useMediaQuery('(min-width: 48rem)');
+  const isMedium = useMediaQuery(mediumScreenQuery);
   return isLarge ? 'large' : isMedium ? 'medium' : 'small';
 }
