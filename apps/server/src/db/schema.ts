@@ -8,6 +8,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -386,9 +387,23 @@ export const relatedKeys = pgTable(
     itemIds: text('item_ids').array().notNull(),
     /** Every listable item of the type with the key, when the lists were built. */
     itemCount: integer('item_count').notNull(),
+    /**
+     * What the first related page ranks by of each listed item, in `itemIds`' order, as it was
+     * when the lists were built (catalog/query/related-lists.ts, `ListEntry`; migration 0018).
+     */
+    entries: json('entries'),
   },
   (t) => [primaryKey({ columns: [t.key, t.type] })],
 );
+
+/**
+ * A number for each related key ever listed (migration 0018): the related lists' entries name
+ * each item's keys by number, a fraction of the size of the keys themselves.
+ */
+export const relatedKeyNames = pgTable('related_key_names', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  key: text('key').notNull().unique(),
+});
 
 /**
  * One row: how many changes to items the related lists may be missing (`changes`, moved by
@@ -400,6 +415,8 @@ export const relatedListsState = pgTable('related_lists_state', {
   changes: bigint('changes', { mode: 'number' }).notNull().default(0),
   builtChanges: bigint('built_changes', { mode: 'number' }),
   listLength: integer('list_length'),
+  /** The layout of the lists' entries they were built with (related-lists.ts). */
+  listFormat: integer('list_format'),
   builtAt: timestamp('built_at', { withTimezone: true }),
 });
 

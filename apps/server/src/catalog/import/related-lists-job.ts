@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue.ts';
-import { relatedListLength } from '../query/related-lists.ts';
+import { relatedListFormat, relatedListLength } from '../query/related-lists.ts';
 
 /**
  * Builds the related lists the first related page reads (catalog/query/related-lists.ts;
@@ -49,10 +49,14 @@ export async function refreshRelatedLists(
         changes: string;
         built_changes: string | null;
         list_length: number | null;
-      }>('SELECT changes, built_changes, list_length FROM related_lists_state');
+        list_format: number | null;
+      }>('SELECT changes, built_changes, list_length, list_format FROM related_lists_state');
       const row = state.rows[0];
       if (!row) throw new Error('related_lists_state has no row (migration 0013)');
-      wasBuilt = row.built_changes !== null && row.list_length === relatedListLength;
+      wasBuilt =
+        row.built_changes !== null &&
+        row.list_length === relatedListLength &&
+        row.list_format === relatedListFormat;
       const isFresh = wasBuilt && row.built_changes === row.changes;
       if (isFresh && !options.isForced) {
         await client.query('COMMIT');
@@ -78,17 +82,56 @@ export async function refreshRelatedLists(
          GROUP BY type, key`,
         [relatedListLength],
       );
+      // Every key listed gets its number once, for good (related_key_names, migration 0018).
+      await client.query(
+        `INSERT INTO related_key_names (key) SELECT DISTINCT key FROM fresh_related_keys
+         ON CONFLICT (key) DO NOTHING`,
+      );
+      // Each listed item's entry (related-lists.ts, ListEntry): its popularity, its rating, and
+      // the numbers of its keys and of its title's stems (lexemes at weight A), set-based.
+      await client.query(
+        `CREATE TEMP TABLE fresh_related_entries ON COMMIT DROP AS
+         WITH listed AS (SELECT DISTINCT unnest(item_ids) AS id FROM fresh_related_keys),
+         keyed AS (
+           SELECT i.id, n.id AS key_id, k.is_title
+           FROM items i JOIN listed l ON l.id = i.id
+           CROSS JOIN LATERAL (
+             SELECT DISTINCT 't:' || t, false FROM unnest(i.tags) t
+             UNION ALL SELECT 'w:' || s.lexeme, 'A' = ANY (s.weights)
+             FROM unnest(i.search_vector_stem) s
+           ) k(key, is_title)
+           JOIN related_key_names n ON n.key = k.key
+         ), grouped AS (
+           SELECT id, array_agg(key_id ORDER BY key_id) AS key_ids,
+             coalesce(array_agg(key_id ORDER BY key_id) FILTER (WHERE is_title), '{}') AS title_key_ids
+           FROM keyed GROUP BY id
+         )
+         SELECT g.id, json_build_array(i.popularity_tier, i.trend_score, i.rating, g.key_ids,
+           g.title_key_ids) AS entry
+         FROM grouped g JOIN items i ON i.id = g.id`,
+      );
       const removed = await client.query(
         `DELETE FROM related_keys k WHERE NOT EXISTS (
            SELECT 1 FROM fresh_related_keys f WHERE f.key = k.key AND f.type = k.type)`,
       );
+      // Entries follow their ids' order; an item gone between the statements above (it is then
+      // among the changes the first page reads as they are now) has a null one.
       const written = await client.query(
-        `INSERT INTO related_keys (type, key, item_ids, item_count)
-         SELECT type, key, item_ids, item_count FROM fresh_related_keys
+        `WITH listed AS (
+           SELECT f.type, f.key, json_agg(e.entry ORDER BY u.position) AS entries
+           FROM fresh_related_keys f
+           CROSS JOIN LATERAL unnest(f.item_ids) WITH ORDINALITY u(id, position)
+           LEFT JOIN fresh_related_entries e ON e.id = u.id
+           GROUP BY f.type, f.key
+         )
+         INSERT INTO related_keys (type, key, item_ids, item_count, entries)
+         SELECT f.type, f.key, f.item_ids, f.item_count, l.entries
+         FROM fresh_related_keys f JOIN listed l ON l.type = f.type AND l.key = f.key
          ON CONFLICT (key, type) DO UPDATE
-           SET item_ids = excluded.item_ids, item_count = excluded.item_count
-           WHERE (related_keys.item_ids, related_keys.item_count)
-             IS DISTINCT FROM (excluded.item_ids, excluded.item_count)`,
+           SET item_ids = excluded.item_ids, item_count = excluded.item_count,
+             entries = excluded.entries
+           WHERE (related_keys.item_ids, related_keys.item_count, related_keys.entries::text)
+             IS DISTINCT FROM (excluded.item_ids, excluded.item_count, excluded.entries::text)`,
       );
       changedLists = (removed.rowCount ?? 0) + (written.rowCount ?? 0);
       await client.query(
@@ -97,8 +140,8 @@ export async function refreshRelatedLists(
       // The changes counted when this transaction's snapshot was taken, or fewer: a change
       // committed meanwhile makes the next rebuild, never a missed one.
       await client.query(
-        'UPDATE related_lists_state SET built_changes = $1, list_length = $2, built_at = now()',
-        [row.changes, relatedListLength],
+        'UPDATE related_lists_state SET built_changes = $1, list_length = $2, list_format = $3, built_at = now()',
+        [row.changes, relatedListLength, relatedListFormat],
       );
       await client.query('COMMIT');
     } catch (error) {
@@ -117,7 +160,8 @@ export async function refreshRelatedLists(
 async function needsRefresh(query: (text: string) => Promise<{ rows: unknown[] }>) {
   const { rows } = await query(
     `SELECT 1 FROM related_lists_state
-     WHERE built_changes IS DISTINCT FROM changes OR list_length IS DISTINCT FROM ${relatedListLength}`,
+     WHERE built_changes IS DISTINCT FROM changes OR list_length IS DISTINCT FROM ${relatedListLength}
+       OR list_format IS DISTINCT FROM ${relatedListFormat}`,
   );
   return rows.length > 0;
 }

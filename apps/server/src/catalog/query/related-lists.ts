@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import type { Rating } from '@sticky/contracts';
 import type { CatalogDeps, ItemType } from './items.ts';
 
 /**
@@ -22,14 +23,39 @@ export const relatedListLength = 100;
  */
 export const changedItemsRead = 1_000;
 
+/**
+ * The layout of the lists' entries this code reads (related_lists_state.list_format): lists
+ * built with another are rebuilt at start, and the slices answer meanwhile.
+ */
+export const relatedListFormat = 2;
+
+/**
+ * What the first related page ranks a listed item by, as it was when the lists were built:
+ * `[tier, trend, rating, keyIds, titleKeyIds]`, its popularity, its rating, the numbers of its
+ * keys (related_key_names: its tags as `t:` keys and every English stem of its text as `w:`
+ * keys) and of the stems in its title. The first page reads no item rows: what every listed
+ * item shares with the source is in its entry (docs/catalog.md, "Related").
+ */
+export type ListEntry = [
+  tier: number,
+  trend: number,
+  rating: Rating,
+  keyIds: number[],
+  titleKeyIds: number[],
+];
+
 /** The source item and its keys' lists, as read by `readSourceLists`. */
 export interface SourceLists {
   tags: string[];
   words: string[];
-  /** Built, with the list length this code reads. */
+  /** Built, with the list length and entry layout this code reads. */
   hasLists: boolean;
-  /** Items added or changed since the lists were built (noted by triggers), up to a limit. */
+  /** Items added, changed or deleted since the lists were built (noted by triggers), up to a limit. */
   changedItems: number;
+  /** Their ids, when there are no more than `changedItemsRead`: read as they are now. */
+  changedIds: string[];
+  /** The numbers of the source's keys (`t:tag`, `w:stem`) that have one. */
+  keyIds: Map<string, number>;
   lists: KeyList[];
 }
 
@@ -38,6 +64,8 @@ export interface KeyList {
   type: ItemType;
   /** The most popular first, when built. */
   ids: string[];
+  /** Each listed item's entry, in `ids`' order; null for an item gone while they were built. */
+  entries: Array<ListEntry | null>;
   /** Every listable item of the type with the key, when built. */
   count: number;
 }
@@ -49,8 +77,9 @@ export const keysOf = (tags: readonly string[], words: readonly string[]) => [
 ];
 
 /**
- * The source item's tags and title stems with its keys' lists, in one statement (undefined for
- * an unknown id).
+ * The source item's tags and title stems with its keys' lists and their entries, the items
+ * changed since they were built, in one statement (undefined for an unknown id): the whole of
+ * what an item's first related page reads before its items' documents.
  */
 export async function readSourceLists(
   deps: CatalogDeps,
@@ -61,33 +90,40 @@ export async function readSourceLists(
     tags: string[];
     words: string[];
     has_lists: boolean | null;
-    changed_items: number;
+    changed_ids: string[];
+    key_ids: Record<string, number> | null;
     lists: KeyList[] | null;
   }>(sql`
     WITH source AS (
       SELECT ARRAY(SELECT DISTINCT t FROM unnest(tags) t) AS tags,
         tsvector_to_array(to_tsvector('sticky_english', title)) AS words
       FROM items WHERE id = ${itemId}
+    ), source_keys AS (
+      SELECT 't:' || t AS key FROM source, unnest(source.tags) t
+      UNION ALL SELECT 'w:' || w FROM source, unnest(source.words) w
     )
     SELECT s.tags, s.words,
-      st.built_changes IS NOT NULL AND st.list_length = ${relatedListLength} AS has_lists,
-      (SELECT count(*)::int FROM (SELECT 1 FROM related_lists_changes
-        LIMIT ${changedItemsRead + 1}) c) AS changed_items,
+      st.built_changes IS NOT NULL AND st.list_length = ${relatedListLength}
+        AND st.list_format = ${relatedListFormat} AS has_lists,
+      ARRAY(SELECT item_id FROM related_lists_changes LIMIT ${changedItemsRead + 1}) AS changed_ids,
+      (SELECT json_object_agg(n.key, n.id) FROM related_key_names n
+        WHERE n.key IN (SELECT key FROM source_keys)) AS key_ids,
       (SELECT json_agg(json_build_object('key', k.key, 'type', k.type, 'ids', k.item_ids,
-          'count', k.item_count))
+          'entries', k.entries, 'count', k.item_count))
         FROM related_keys k
-        WHERE k.type IN (${typeList(types)})
-          AND k.key IN (SELECT 't:' || t FROM unnest(s.tags) t
-            UNION ALL SELECT 'w:' || w FROM unnest(s.words) w)) AS lists
+        WHERE k.type IN (${typeList(types)}) AND k.key IN (SELECT key FROM source_keys)) AS lists
     FROM source s LEFT JOIN related_lists_state st ON true`);
   const row = result.rows[0];
   if (!row) return undefined;
+  const lists = row.lists ?? [];
   return {
     tags: row.tags,
     words: row.words,
-    hasLists: row.has_lists === true,
-    changedItems: Number(row.changed_items),
-    lists: row.lists ?? [],
+    hasLists: row.has_lists === true && lists.every((list) => Array.isArray(list.entries)),
+    changedItems: row.changed_ids.length,
+    changedIds: [...new Set(row.changed_ids)],
+    keyIds: new Map(Object.entries(row.key_ids ?? {})),
+    lists,
   };
 }
 

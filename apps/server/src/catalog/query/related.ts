@@ -1,4 +1,5 @@
 import type { Rating } from '@sticky/contracts';
+import { ratingsUpTo } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
@@ -14,7 +15,7 @@ import {
 import type { QueryDeps } from './query-caches.ts';
 import { quoteLexeme } from './tsquery-text.ts';
 import { changedItemsRead, keysOf, readSourceLists } from './related-lists.ts';
-import type { KeyList, SourceLists } from './related-lists.ts';
+import type { KeyList, ListEntry, SourceLists } from './related-lists.ts';
 
 /**
  * Ids of the items related to one item: those sharing the most tags with it, then the most
@@ -288,9 +289,10 @@ function rankCandidates(rows: readonly CandidateRow[], perKey: number): Candidat
  * missing; too many items changed since they were built; or a list cut at the list length
  * keeps fewer than 60 of its key's items once the rating ceiling, hidden items, items that
  * lost the key and the source are left out. A list holds its key's most popular items, so the
- * first 60 left of it are the key's 60 most popular that the filter keeps; items added or
- * changed since are read beside them, and what every candidate shares with the source, and
- * whether it may be shown, is read as it is now.
+ * first 60 left of it are the key's 60 most popular that the filter keeps. Each listed item is
+ * ranked by its entry (what it shares with the source, its popularity and rating when the lists
+ * were built), so the page reads no item rows; the items added, changed or deleted since are
+ * read as they are now, beside the lists, in a second statement when there are any.
  */
 async function rankFromLists(
   deps: QueryDeps,
@@ -298,39 +300,45 @@ async function rankFromLists(
   source: SourceLists,
 ): Promise<Ranking | undefined> {
   if (!source.hasLists || source.changedItems > changedItemsRead) return undefined;
-  const readRows = (ids: readonly string[], hasChanged: boolean) =>
-    readCandidates(
-      deps,
-      source,
-      sql`i.id IN (SELECT unnest(${sql.param([...ids])}::text[])${
-        hasChanged ? sql` UNION SELECT item_id FROM related_lists_changes` : sql``
-      })
-        AND i.id <> ${options.itemId} AND ${listableItemsSql('i', options)}`,
-    );
-  // The head of each list, and the items added or changed since the lists were built, read as
-  // they are now; the rest of a list only when its head keeps fewer than 60 of the key's items.
-  const read = new Set<string>();
-  const headOf = (ids: readonly string[]) => ids.slice(0, listHead);
-  for (const list of source.lists) for (const id of headOf(list.ids)) read.add(id);
-  const rows = await readRows([...read], true);
+  const changed =
+    source.changedIds.length === 0
+      ? []
+      : await readCandidates(
+          deps,
+          source,
+          sql`i.id IN (SELECT unnest(${sql.param(source.changedIds)}::text[]))
+            AND i.id <> ${options.itemId} AND ${listableItemsSql('i', options)}`,
+        );
+  const changedIds = new Set(source.changedIds);
+  const rowOfEntry = createEntryReader(source, options.rating);
+  // The head of each list, and the items changed since the lists were built; the rest of a
+  // list only when its head keeps fewer than 60 of the key's items (as the slices would count).
+  const rows: CandidateRow[] = [...changed];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const keptOf = (list: KeyList) =>
-    list.ids.filter((id) => {
+  const read = new Set<string>(changedIds);
+  const readFrom = (list: KeyList, from: number, to: number) => {
+    for (let index = from; index < Math.min(to, list.ids.length); index += 1) {
+      const id = list.ids[index]!;
+      if (read.has(id)) continue;
+      read.add(id);
+      const row = id === options.itemId ? undefined : rowOfEntry(id, list.entries[index]);
+      if (!row) continue;
+      rows.push(row);
+      byId.set(id, row);
+    }
+  };
+  for (const list of source.lists) readFrom(list, 0, listHead);
+  // Counted over the part of a list read whole: an item further down that another list's head
+  // brought says nothing of the unread items above it.
+  const keptOf = (list: KeyList, upTo = list.ids.length) =>
+    list.ids.slice(0, upTo).filter((id) => {
       const row = byId.get(id);
       return row !== undefined && candidateKeys(row).includes(list.key);
     }).length;
   const short = source.lists.filter(
-    (list) => list.ids.length > listHead && keptOf(list) < candidatesPerKey,
+    (list) => list.ids.length > listHead && keptOf(list, listHead) < candidatesPerKey,
   );
-  const rest = [...new Set(short.flatMap((list) => list.ids.slice(listHead)))].filter(
-    (id) => !read.has(id),
-  );
-  if (rest.length > 0) {
-    for (const row of await readRows(rest, false)) {
-      rows.push(row);
-      byId.set(row.id, row);
-    }
-  }
+  for (const list of short) readFrom(list, listHead, list.ids.length);
   // A list cut at the list length must still hold 60 of its key's items.
   const isCut = (list: KeyList) => list.ids.length < list.count;
   if (source.lists.some((list) => isCut(list) && keptOf(list) < candidatesPerKey)) return undefined;
@@ -347,6 +355,33 @@ async function rankFromLists(
     !source.lists.some(isCut) && !hasFullKey,
     source.lists.reduce((sum, list) => sum + list.count, 0),
   );
+}
+
+/**
+ * A listed item's candidate row from its entry, or undefined when the rating ceiling leaves it
+ * out or its entry is missing (an item deleted while the lists were built, read as changed).
+ * What it shares with the source are the source's keys among the entry's key numbers.
+ */
+function createEntryReader(source: SourceLists, rating: Rating | undefined) {
+  const allowed = new Set<string>(ratingsUpTo(rating));
+  const idOf = (key: string) => source.keyIds.get(key);
+  const tagIds = source.tags.map((tag) => idOf(`t:${tag}`));
+  const wordIds = source.words.map((word) => idOf(`w:${word}`));
+  return (id: string, entry: ListEntry | null | undefined): CandidateRow | undefined => {
+    if (!entry) return undefined;
+    const [tier, trend, itemRating, keyIds, titleKeyIds] = entry;
+    if (!allowed.has(itemRating)) return undefined;
+    const has = (ids: readonly number[], keyId: number | undefined) =>
+      keyId !== undefined && ids.includes(keyId);
+    return {
+      id,
+      tier,
+      trend,
+      tags: source.tags.filter((_, index) => has(keyIds, tagIds[index])),
+      words: source.words.filter((_, index) => has(keyIds, wordIds[index])),
+      titleWords: wordIds.filter((keyId) => has(titleKeyIds, keyId)).length,
+    };
+  };
 }
 
 /** Any of the words, as a tsquery of lexemes. */
