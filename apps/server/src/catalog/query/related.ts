@@ -364,22 +364,40 @@ async function rankFromLists(
  */
 function createEntryReader(source: SourceLists, rating: Rating | undefined) {
   const allowed = new Set<string>(ratingsUpTo(rating));
-  const idOf = (key: string) => source.keyIds.get(key);
-  const tagIds = source.tags.map((tag) => idOf(`t:${tag}`));
-  const wordIds = source.words.map((word) => idOf(`w:${word}`));
+  // Each source key's number → its place among the source's tags or title words.
+  const tagAt = new Map<number, number>();
+  const wordAt = new Map<number, number>();
+  source.tags.forEach((tag, index) => {
+    const keyId = source.keyIds.get(`t:${tag}`);
+    if (keyId !== undefined) tagAt.set(keyId, index);
+  });
+  source.words.forEach((word, index) => {
+    const keyId = source.keyIds.get(`w:${word}`);
+    if (keyId !== undefined) wordAt.set(keyId, index);
+  });
+  const inOrder = (names: readonly string[], places: number[]) =>
+    places.sort((a, b) => a - b).map((place) => names[place]!);
   return (id: string, entry: ListEntry | null | undefined): CandidateRow | undefined => {
     if (!entry) return undefined;
     const [tier, trend, itemRating, keyIds, titleKeyIds] = entry;
     if (!allowed.has(itemRating)) return undefined;
-    const has = (ids: readonly number[], keyId: number | undefined) =>
-      keyId !== undefined && ids.includes(keyId);
+    const tagPlaces: number[] = [];
+    const wordPlaces: number[] = [];
+    for (const keyId of keyIds) {
+      const tag = tagAt.get(keyId);
+      if (tag !== undefined) tagPlaces.push(tag);
+      const word = wordAt.get(keyId);
+      if (word !== undefined) wordPlaces.push(word);
+    }
+    let titleWords = 0;
+    for (const keyId of titleKeyIds) if (wordAt.has(keyId)) titleWords += 1;
     return {
       id,
       tier,
       trend,
-      tags: source.tags.filter((_, index) => has(keyIds, tagIds[index])),
-      words: source.words.filter((_, index) => has(keyIds, wordIds[index])),
-      titleWords: wordIds.filter((keyId) => has(titleKeyIds, keyId)).length,
+      tags: inOrder(source.tags, tagPlaces),
+      words: inOrder(source.words, wordPlaces),
+      titleWords,
     };
   };
 }
