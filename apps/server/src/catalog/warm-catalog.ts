@@ -11,6 +11,7 @@ const warmTables = [
   'items',
   'item_documents',
   'related_keys',
+  'related_key_names',
   'search_terms',
   'search_term_variants',
   'creators',
