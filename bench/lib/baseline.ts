@@ -211,28 +211,30 @@ export function compareImports(
 }
 
 /**
- * Makes the baseline's item documents ahead with its own code, as its catalog maintenance does
- * within a minute of a start (docs/catalog.md, "Item documents"): a catalog grown behind a
- * running server has none until then, and a baseline serializing every item of a cold page from
- * its rows measured slower than ours on the same code. Undefined when the baseline's code has
- * no item documents (before stop 30: 9dd097c, the issues' own baseline, has none).
+ * Runs `call` (an expression over `module`, the baseline's `file` under apps/server/src, and
+ * `database` and `config` made by the baseline's own code for its server) in a process of the
+ * baseline's checkout, and returns what it printed as JSON; undefined when the module lacks
+ * `exported` (the baseline's code is older than the feature).
  */
-export async function refreshBaselineDocuments(
+async function runBaselineCode<T>(
   baseline: Baseline,
   server: { dataDir: string; url: string; databaseUrl: string },
-): Promise<{ made: number; removed: number } | undefined> {
-  const module = (file: string) =>
-    JSON.stringify(pathToFileURL(path.join(baseline.root, 'apps/server/src', file)).href);
+  file: string,
+  exported: string,
+  call: string,
+): Promise<T | undefined> {
+  const module = (name: string) =>
+    JSON.stringify(pathToFileURL(path.join(baseline.root, 'apps/server/src', name)).href);
   const script = `
     const { loadConfig } = await import(${module('config/env.ts')});
     const { connectDatabase } = await import(${module('db/client.ts')});
-    const json = await import(${module('catalog/query/item-json.ts')}).catch(() => ({}));
-    if (!json.refreshItemDocuments) { console.log('null'); process.exit(0); }
+    const module = await import(${module(file)}).catch(() => ({}));
+    if (!module[${JSON.stringify(exported)}]) { console.log('null'); process.exit(0); }
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: ${JSON.stringify(server.dataDir)},
       PUBLIC_URL: ${JSON.stringify(server.url)}, DATABASE_URL: ${JSON.stringify(server.databaseUrl)},
       SESSION_SECRET: 'sticky-bench-session-secret-0123456789abcdef' });
     const database = connectDatabase(config.databaseUrl);
-    try { console.log(JSON.stringify(await json.refreshItemDocuments({ config, database }))); }
+    try { console.log(JSON.stringify(await ${call})); }
     finally { await database.close(); }`;
   const output = await new Promise<string>((resolve, reject) => {
     execFile(
@@ -243,9 +245,44 @@ export async function refreshBaselineDocuments(
         error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     );
   });
-  const result = JSON.parse(output.trim().split('\n').at(-1) ?? 'null') as {
-    made: number;
-    removed: number;
-  } | null;
+  const result = JSON.parse(output.trim().split('\n').at(-1) ?? 'null') as T | null;
   return result ?? undefined;
+}
+
+/**
+ * Makes the baseline's item documents ahead with its own code, as its catalog maintenance does
+ * within a minute of a start (docs/catalog.md, "Item documents"): a catalog grown behind a
+ * running server has none until then, and a baseline serializing every item of a cold page from
+ * its rows measured slower than ours on the same code. Undefined when the baseline's code has
+ * no item documents (before stop 30: 9dd097c, the issues' own baseline, has none).
+ */
+export function refreshBaselineDocuments(
+  baseline: Baseline,
+  server: { dataDir: string; url: string; databaseUrl: string },
+): Promise<{ made: number; removed: number } | undefined> {
+  return runBaselineCode(
+    baseline,
+    server,
+    'catalog/query/item-json.ts',
+    'refreshItemDocuments',
+    'module.refreshItemDocuments({ config, database })',
+  );
+}
+
+/**
+ * Rebuilds the baseline's related lists with its own code (forced: the synthetic catalog grows
+ * with their triggers off), since the lists' layout changes between commits (migration 0018
+ * added entries). Undefined when the baseline's code has no related lists.
+ */
+export function refreshBaselineRelatedLists(
+  baseline: Baseline,
+  server: { dataDir: string; url: string; databaseUrl: string },
+): Promise<{ ms: number } | undefined> {
+  return runBaselineCode(
+    baseline,
+    server,
+    'catalog/import/related-lists-job.ts',
+    'refreshRelatedLists',
+    'module.refreshRelatedLists(database, { isForced: true })',
+  );
 }

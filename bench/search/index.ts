@@ -6,7 +6,7 @@ import { refreshItemDocuments } from '../../apps/server/src/catalog/query/item-j
 import { warmCatalogTables } from '../../apps/server/src/catalog/warm-catalog.ts';
 import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';
 import type { CatalogDeps } from '../../apps/server/src/catalog/query/items.ts';
-import { refreshBaselineDocuments } from '../lib/baseline.ts';
+import { refreshBaselineDocuments, refreshBaselineRelatedLists } from '../lib/baseline.ts';
 import type { Baseline } from '../lib/baseline.ts';
 import type { LoadResult } from '../lib/load.ts';
 import { combineLoads, roundSummary, runLoad } from '../lib/load.ts';
@@ -196,10 +196,16 @@ async function timeSelectOne(deps: CatalogDeps): Promise<LatencySummary> {
 }
 
 /** Grows `server`'s catalog to `size` items, logging progress now and then. */
-async function growServerCatalog(server: BenchServer, size: number, label: string) {
+async function growServerCatalog(
+  server: BenchServer,
+  size: number,
+  label: string,
+  refreshRelatedLists?: () => Promise<{ ms: number } | undefined>,
+) {
   log(`search: growing ${label} catalog to ${size.toLocaleString('en')} items`);
   let lastReport = 0;
   const growth = await growCatalog(server.database, size, {
+    refreshRelatedLists,
     onProgress: (done, target) => {
       if (performance.now() - lastReport > 15_000) {
         lastReport = performance.now();
@@ -263,18 +269,21 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
         `search:   item documents: ${documents.made.toLocaleString('en')} made, ${documents.removed} removed in ${((performance.now() - documentsStarted) / 1000).toFixed(1)} s`,
       );
       if (before) {
-        const grown = await growServerCatalog(before, size, `${options.baseline!.commit}'s`);
+        const baselineServer = {
+          dataDir: beforeDataDir!,
+          url: before.url,
+          databaseUrl: before.databaseUrl,
+        };
+        const grown = await growServerCatalog(before, size, `${options.baseline!.commit}'s`, () =>
+          refreshBaselineRelatedLists(options.baseline!, baselineServer),
+        );
         if (grown.items !== growth.items) {
           throw new Error(
             `${options.baseline!.commit}'s catalog has ${grown.items} items, ours ${growth.items}`,
           );
         }
         const started = performance.now();
-        const made = await refreshBaselineDocuments(options.baseline!, {
-          dataDir: beforeDataDir!,
-          url: before.url,
-          databaseUrl: before.databaseUrl,
-        });
+        const made = await refreshBaselineDocuments(options.baseline!, baselineServer);
         log(
           made
             ? `search:   ${options.baseline!.commit}'s item documents, by its own code: ${made.made.toLocaleString('en')} made, ${made.removed} removed in ${((performance.now() - started) / 1000).toFixed(1)} s`
