@@ -388,10 +388,13 @@ export const relatedKeys = pgTable(
     /** Every listable item of the type with the key, when the lists were built. */
     itemCount: integer('item_count').notNull(),
     /**
-     * What the first related page ranks by of each listed item, in `itemIds`' order, as it was
-     * when the lists were built (catalog/query/related-lists.ts, `ListEntry`; migration 0018).
+     * What the first related page ranks by of each of the first `relatedListHead` listed
+     * items, in `itemIds`' order, as it was when the lists were built
+     * (catalog/query/related-lists.ts, `ListEntry`; migration 0018)...
      */
     entries: json('entries'),
+    /** ...and of the rest, read only when a list's head is short (null when there is none). */
+    restEntries: json('rest_entries'),
   },
   (t) => [primaryKey({ columns: [t.key, t.type] })],
 );

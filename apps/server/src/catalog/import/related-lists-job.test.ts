@@ -77,7 +77,7 @@ describe('related items from the lists built ahead', () => {
       offset: options.offset ?? 0,
     });
 
-  it('answers the first page exactly as the slices do, in one statement, and pages on without repeats', async () => {
+  it('answers the first page exactly as the slices do, in one statement without a rating ceiling, and pages on without repeats', async () => {
     const sources = [0, 1, 2, 41, 53, 82, 106, 17].map((index) => ids[index]!);
     const requests = sources.flatMap((itemId) => [
       { itemId, types: ['gif'] as ItemType[] },
@@ -96,11 +96,16 @@ describe('related items from the lists built ahead', () => {
     const built = await refreshRelatedLists(testApp.database);
     expect(built.isRebuilt).toBe(true);
     await moveCatalogVersion(testApp);
+    let restsRead = 0;
     for (const [index, request] of requests.entries()) {
       const statements = await countStatements(testApp.database, () =>
         related(request.itemId, request),
       );
-      expect(statements, `request ${index}`).toBe(1);
+      // A rating ceiling can leave a head short of 60: the rest of its list is one more read.
+      if (request.rating) {
+        expect(statements, `request ${index}`).toBeLessThanOrEqual(2);
+        if (statements === 2) restsRead += 1;
+      } else expect(statements, `request ${index}`).toBe(1);
       const fromLists = await related(request.itemId, request);
       expect(fromLists.rows, `request ${index}`).toEqual(fromSlices[index]!.rows);
       expect(fromLists.rows.length).toBeGreaterThan(0);
@@ -114,6 +119,8 @@ describe('related items from the lists built ahead', () => {
       expect(deeper.rows).toEqual(pagedFromSlices[index]);
       expect(deeper.rows.filter((id) => fromLists.rows.includes(id))).toEqual([]);
     }
+    // Some of them ranked the rest of a short head's list, read apart.
+    expect(restsRead).toBeGreaterThan(0);
     // "pet" is on every item: its list is cut, most popular first.
     const pet = await testApp.database.pool.query<{ n: number; count: number }>(
       `SELECT cardinality(item_ids) AS n, item_count AS count FROM related_keys

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue.ts';
-import { relatedListFormat, relatedListLength } from '../query/related-lists.ts';
+import { relatedListFormat, relatedListHead, relatedListLength } from '../query/related-lists.ts';
 
 /**
  * Builds the related lists the first related page reads (catalog/query/related-lists.ts;
@@ -116,22 +116,28 @@ export async function refreshRelatedLists(
       );
       // Entries follow their ids' order; an item gone between the statements above (it is then
       // among the changes the first page reads as they are now) has a null one.
+      // The head's entries apart from the rest's: the first page reads the head's only.
       const written = await client.query(
         `WITH listed AS (
-           SELECT f.type, f.key, json_agg(e.entry ORDER BY u.position) AS entries
+           SELECT f.type, f.key,
+             json_agg(e.entry ORDER BY u.position) FILTER (WHERE u.position <= $1) AS entries,
+             json_agg(e.entry ORDER BY u.position) FILTER (WHERE u.position > $1) AS rest_entries
            FROM fresh_related_keys f
            CROSS JOIN LATERAL unnest(f.item_ids) WITH ORDINALITY u(id, position)
            LEFT JOIN fresh_related_entries e ON e.id = u.id
            GROUP BY f.type, f.key
          )
-         INSERT INTO related_keys (type, key, item_ids, item_count, entries)
-         SELECT f.type, f.key, f.item_ids, f.item_count, l.entries
+         INSERT INTO related_keys (type, key, item_ids, item_count, entries, rest_entries)
+         SELECT f.type, f.key, f.item_ids, f.item_count, l.entries, l.rest_entries
          FROM fresh_related_keys f JOIN listed l ON l.type = f.type AND l.key = f.key
          ON CONFLICT (key, type) DO UPDATE
            SET item_ids = excluded.item_ids, item_count = excluded.item_count,
-             entries = excluded.entries
-           WHERE (related_keys.item_ids, related_keys.item_count, related_keys.entries::text)
-             IS DISTINCT FROM (excluded.item_ids, excluded.item_count, excluded.entries::text)`,
+             entries = excluded.entries, rest_entries = excluded.rest_entries
+           WHERE (related_keys.item_ids, related_keys.item_count, related_keys.entries::text,
+               related_keys.rest_entries::text)
+             IS DISTINCT FROM (excluded.item_ids, excluded.item_count, excluded.entries::text,
+               excluded.rest_entries::text)`,
+        [relatedListHead],
       );
       changedLists = (removed.rowCount ?? 0) + (written.rowCount ?? 0);
       await client.query(

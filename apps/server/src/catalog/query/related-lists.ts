@@ -27,7 +27,14 @@ export const changedItemsRead = 1_000;
  * The layout of the lists' entries this code reads (related_lists_state.list_format): lists
  * built with another are rebuilt at start, and the slices answer meanwhile.
  */
-export const relatedListFormat = 2;
+export const relatedListFormat = 3;
+
+/**
+ * The part of each list the first page reads with the source (`entries`): its 60, and room
+ * for the source and a few items the filter leaves out. The rest (`rest_entries`) only when a
+ * head keeps fewer than 60 of its key's items: a list's entries are most of what the page reads.
+ */
+export const relatedListHead = 64;
 
 /**
  * What the first related page ranks a listed item by, as it was when the lists were built:
@@ -62,10 +69,12 @@ export interface SourceLists {
 export interface KeyList {
   key: string;
   type: ItemType;
-  /** The most popular first, when built. */
+  /** The most popular first, when built: the head, or the whole list once `readListRests` read it. */
   ids: string[];
-  /** Each listed item's entry, in `ids`' order; null for an item gone while they were built. */
+  /** Each of `ids`' entry, in their order; null for an item gone while they were built. */
   entries: Array<ListEntry | null>;
+  /** How many items the list holds (at most the list length). */
+  listed: number;
   /** Every listable item of the type with the key, when built. */
   count: number;
 }
@@ -108,8 +117,9 @@ export async function readSourceLists(
       ARRAY(SELECT item_id FROM related_lists_changes LIMIT ${changedItemsRead + 1}) AS changed_ids,
       (SELECT json_object_agg(n.key, n.id) FROM related_key_names n
         WHERE n.key IN (SELECT key FROM source_keys)) AS key_ids,
-      (SELECT json_agg(json_build_object('key', k.key, 'type', k.type, 'ids', k.item_ids,
-          'entries', k.entries, 'count', k.item_count))
+      (SELECT json_agg(json_build_object('key', k.key, 'type', k.type,
+          'ids', k.item_ids[1:${relatedListHead}], 'entries', k.entries,
+          'listed', cardinality(k.item_ids), 'count', k.item_count))
         FROM related_keys k
         WHERE k.type IN (${typeList(types)}) AND k.key IN (SELECT key FROM source_keys)) AS lists
     FROM source s LEFT JOIN related_lists_state st ON true`);
@@ -125,6 +135,32 @@ export async function readSourceLists(
     keyIds: new Map(Object.entries(row.key_ids ?? {})),
     lists,
   };
+}
+
+/**
+ * The rest of these lists, past their heads: each list then holds all its ids and entries. One
+ * statement, when a head keeps fewer than 60 of its key's items (a rating ceiling, hidden items).
+ */
+export async function readListRests(deps: CatalogDeps, lists: readonly KeyList[]): Promise<void> {
+  const result = await deps.database.db.execute<{
+    key: string;
+    type: ItemType;
+    ids: string[];
+    entries: Array<ListEntry | null> | null;
+  }>(sql`
+    SELECT k.key, k.type, k.item_ids[${relatedListHead + 1}:] AS ids, k.rest_entries AS entries
+    FROM related_keys k
+    JOIN unnest(${sql.param(lists.map((list) => list.key))}::text[],
+      ${sql.param(lists.map((list) => list.type))}::text[]) AS l(key, type)
+      ON k.key = l.key AND k.type = l.type`);
+  for (const row of result.rows) {
+    const list = lists.find(
+      (candidate) => candidate.key === row.key && candidate.type === row.type,
+    );
+    if (!list || list.ids.length !== relatedListHead) continue;
+    list.ids.push(...row.ids);
+    list.entries.push(...row.ids.map((_, index) => row.entries?.[index] ?? null));
+  }
 }
 
 const typeList = (types: readonly ItemType[]): SQL =>

@@ -14,7 +14,13 @@ import {
 } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
 import { quoteLexeme } from './tsquery-text.ts';
-import { changedItemsRead, keysOf, readSourceLists } from './related-lists.ts';
+import {
+  changedItemsRead,
+  keysOf,
+  readListRests,
+  readSourceLists,
+  relatedListHead,
+} from './related-lists.ts';
 import type { KeyList, ListEntry, SourceLists } from './related-lists.ts';
 
 /**
@@ -69,10 +75,11 @@ export const relatedIdsKept = 60;
 const candidatesPerKey = relatedIdsKept;
 
 /**
- * What the first page reads of each key's list (related-lists.ts): its 60, and room for the
- * source and a few items the filter leaves out; the rest of a list only when it is needed.
+ * What the first page reads of each key's list (related-lists.ts, `relatedListHead`): its 60,
+ * and room for the source and a few items the filter leaves out; the rest of a list only when
+ * it is needed.
  */
-const listHead = candidatesPerKey + 4;
+const listHead = relatedListHead;
 
 interface CandidateRow {
   id: string;
@@ -292,7 +299,8 @@ function rankCandidates(rows: readonly CandidateRow[], perKey: number): Candidat
  * first 60 left of it are the key's 60 most popular that the filter keeps. Each listed item is
  * ranked by its entry (what it shares with the source, its popularity and rating when the lists
  * were built), so the page reads no item rows; the items added, changed or deleted since are
- * read as they are now, beside the lists, in a second statement when there are any.
+ * read as they are now, beside the lists, in one more statement when there are any, and the
+ * rest of the lists whose heads are short in another.
  */
 async function rankFromLists(
   deps: QueryDeps,
@@ -336,11 +344,12 @@ async function rankFromLists(
       return row !== undefined && candidateKeys(row).includes(list.key);
     }).length;
   const short = source.lists.filter(
-    (list) => list.ids.length > listHead && keptOf(list, listHead) < candidatesPerKey,
+    (list) => list.listed > listHead && keptOf(list, listHead) < candidatesPerKey,
   );
+  if (short.length > 0) await readListRests(deps, short);
   for (const list of short) readFrom(list, listHead, list.ids.length);
   // A list cut at the list length must still hold 60 of its key's items.
-  const isCut = (list: KeyList) => list.ids.length < list.count;
+  const isCut = (list: KeyList) => list.listed < list.count;
   if (source.lists.some((list) => isCut(list) && keptOf(list) < candidatesPerKey)) return undefined;
   const ranked = rankCandidates(rows, candidatesPerKey);
   const hits = new Map<string, number>();
