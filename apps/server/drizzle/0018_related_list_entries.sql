@@ -7,6 +7,7 @@ CREATE TABLE "related_key_names" (
 ALTER TABLE "related_keys" ADD COLUMN "entries" json;--> statement-breakpoint
 ALTER TABLE "related_keys" ADD COLUMN "rest_entries" json;--> statement-breakpoint
 ALTER TABLE "related_lists_state" ADD COLUMN "list_format" integer;--> statement-breakpoint
+ALTER TABLE "related_lists_state" ADD COLUMN "entries_built_changes" bigint;--> statement-breakpoint
 -- The first related page now ranks the listed items by what the lists say of them, reading only
 -- the items noted here as they are now (docs/catalog.md, "Related"): a deleted item must be
 -- noted too, or it would stay on related pages until the next rebuild.

@@ -420,6 +420,11 @@ export const relatedListsState = pgTable('related_lists_state', {
   listLength: integer('list_length'),
   /** The layout of the lists' entries they were built with (related-lists.ts). */
   listFormat: integer('list_format'),
+  /**
+   * `built_changes` when the entries were last written with the lists: a server from before
+   * migration 0018 rebuilds the lists without them, and moves `built_changes` alone.
+   */
+  entriesBuiltChanges: bigint('entries_built_changes', { mode: 'number' }),
   builtAt: timestamp('built_at', { withTimezone: true }),
 });
 

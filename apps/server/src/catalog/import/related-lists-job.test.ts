@@ -174,6 +174,37 @@ describe('related items from the lists built ahead', () => {
     expect(new Set(page.rows)).toEqual(new Set(gTigers));
     expect(page.totalCount).toBe(30);
   });
+
+  it('answers from the slices after a server from before the entries rebuilt the lists', async () => {
+    await refreshRelatedLists(testApp.database);
+    await moveCatalogVersion(testApp);
+    const source = ids[41]!;
+    const before = await related(source);
+    // A rolling upgrade: an older server's rebuild writes the lists' ids, not their entries,
+    // and moves built_changes alone (here its ids in another order, and an unrelated item).
+    await insertCatalogItems(testApp.database, [
+      { title: 'Zebra', tags: ['zebra'], renditions: 'none' },
+    ]);
+    await testApp.database.pool.query(
+      `UPDATE related_keys SET item_ids = ARRAY(SELECT unnest(item_ids) ORDER BY 1)
+       WHERE key = 't:pet' AND type = 'gif'`,
+    );
+    await testApp.database.pool.query('DELETE FROM related_lists_changes');
+    await testApp.database.pool.query(
+      'UPDATE related_lists_state SET built_changes = changes, list_length = $1, built_at = now()',
+      [relatedListLength],
+    );
+    await moveCatalogVersion(testApp);
+    const statements = await countStatements(testApp.database, () => related(source));
+    expect(statements).toBeGreaterThan(1);
+    expect((await related(source)).rows).toEqual(before.rows);
+    // This server's job sees the lists as behind, and rebuilds them with their entries.
+    const rebuilt = await refreshRelatedLists(testApp.database);
+    expect(rebuilt.isRebuilt).toBe(true);
+    await moveCatalogVersion(testApp);
+    expect(await countStatements(testApp.database, () => related(source))).toBe(1);
+    expect((await related(source)).rows).toEqual(before.rows);
+  });
 });
 
 describe('the job that rebuilds the related lists', () => {

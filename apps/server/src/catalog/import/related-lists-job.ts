@@ -50,13 +50,17 @@ export async function refreshRelatedLists(
         built_changes: string | null;
         list_length: number | null;
         list_format: number | null;
-      }>('SELECT changes, built_changes, list_length, list_format FROM related_lists_state');
+        entries_built_changes: string | null;
+      }>(
+        'SELECT changes, built_changes, list_length, list_format, entries_built_changes FROM related_lists_state',
+      );
       const row = state.rows[0];
       if (!row) throw new Error('related_lists_state has no row (migration 0013)');
       wasBuilt =
         row.built_changes !== null &&
         row.list_length === relatedListLength &&
-        row.list_format === relatedListFormat;
+        row.list_format === relatedListFormat &&
+        row.entries_built_changes === row.built_changes;
       const isFresh = wasBuilt && row.built_changes === row.changes;
       if (isFresh && !options.isForced) {
         await client.query('COMMIT');
@@ -146,7 +150,8 @@ export async function refreshRelatedLists(
       // The changes counted when this transaction's snapshot was taken, or fewer: a change
       // committed meanwhile makes the next rebuild, never a missed one.
       await client.query(
-        'UPDATE related_lists_state SET built_changes = $1, list_length = $2, list_format = $3, built_at = now()',
+        `UPDATE related_lists_state SET built_changes = $1, list_length = $2, list_format = $3,
+           entries_built_changes = $1, built_at = now()`,
         [row.changes, relatedListLength, relatedListFormat],
       );
       await client.query('COMMIT');
@@ -167,7 +172,8 @@ async function needsRefresh(query: (text: string) => Promise<{ rows: unknown[] }
   const { rows } = await query(
     `SELECT 1 FROM related_lists_state
      WHERE built_changes IS DISTINCT FROM changes OR list_length IS DISTINCT FROM ${relatedListLength}
-       OR list_format IS DISTINCT FROM ${relatedListFormat}`,
+       OR list_format IS DISTINCT FROM ${relatedListFormat}
+       OR entries_built_changes IS DISTINCT FROM built_changes`,
   );
   return rows.length > 0;
 }

@@ -55,7 +55,10 @@ export type ListEntry = [
 export interface SourceLists {
   tags: string[];
   words: string[];
-  /** Built, with the list length and entry layout this code reads. */
+  /**
+   * Built, with the list length and entry layout this code reads, and the entries written with
+   * the lists (not by a server from before migration 0018, which rebuilds the lists alone).
+   */
   hasLists: boolean;
   /** Items added, changed or deleted since the lists were built (noted by triggers), up to a limit. */
   changedItems: number;
@@ -113,7 +116,8 @@ export async function readSourceLists(
     )
     SELECT s.tags, s.words,
       st.built_changes IS NOT NULL AND st.list_length = ${relatedListLength}
-        AND st.list_format = ${relatedListFormat} AS has_lists,
+        AND st.list_format = ${relatedListFormat}
+        AND st.entries_built_changes = st.built_changes AS has_lists,
       ARRAY(SELECT item_id FROM related_lists_changes LIMIT ${changedItemsRead + 1}) AS changed_ids,
       (SELECT json_object_agg(n.key, n.id) FROM related_key_names n
         WHERE n.key IN (SELECT key FROM source_keys)) AS key_ids,
