@@ -74,13 +74,6 @@ export const relatedIdsKept = 60;
 /** Each tag and title word brings at least its this many most popular items. */
 const candidatesPerKey = relatedIdsKept;
 
-/**
- * What the first page reads of each key's list (related-lists.ts, `relatedListHead`): its 60,
- * and room for the source and a few items the filter leaves out; the rest of a list only when
- * it is needed.
- */
-const listHead = relatedListHead;
-
 interface CandidateRow {
   id: string;
   tier: number;
@@ -335,7 +328,7 @@ async function rankFromLists(
       byId.set(id, row);
     }
   };
-  for (const list of source.lists) readFrom(list, 0, listHead);
+  for (const list of source.lists) readFrom(list, 0, relatedListHead);
   // Counted over the part of a list read whole: an item further down that another list's head
   // brought says nothing of the unread items above it.
   const keptOf = (list: KeyList, upTo = list.ids.length) =>
@@ -344,10 +337,10 @@ async function rankFromLists(
       return row !== undefined && candidateKeys(row).includes(list.key);
     }).length;
   const short = source.lists.filter(
-    (list) => list.listed > listHead && keptOf(list, listHead) < candidatesPerKey,
+    (list) => list.listed > relatedListHead && keptOf(list, relatedListHead) < candidatesPerKey,
   );
   if (short.length > 0) await readListRests(deps, short);
-  for (const list of short) readFrom(list, listHead, list.ids.length);
+  for (const list of short) readFrom(list, relatedListHead, list.ids.length);
   // A list cut at the list length must still hold 60 of its key's items.
   const isCut = (list: KeyList) => list.listed < list.count;
   if (source.lists.some((list) => isCut(list) && keptOf(list) < candidatesPerKey)) return undefined;
