@@ -400,7 +400,7 @@ export const relatedKeys = pgTable(
 );
 
 /**
- * A number for each related key ever listed (migration 0018): the related lists' entries name
+ * A number for each related key listed (migration 0018): the related lists' entries name
  * each item's keys by number, a fraction of the size of the keys themselves.
  */
 export const relatedKeyNames = pgTable('related_key_names', {

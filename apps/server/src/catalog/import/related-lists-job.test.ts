@@ -261,4 +261,18 @@ describe('the job that rebuilds the related lists', () => {
     await readChangedVersions(testApp);
     expect((await related()).rows).toEqual([friend]);
   });
+
+  it('numbers the keys listed, and lets a key no item has go', async () => {
+    const hasNumber = async (key: string) =>
+      (await testApp.database.pool.query('SELECT 1 FROM related_key_names WHERE key = $1', [key]))
+        .rows.length > 0;
+    const [passing] = await insertCatalogItems(testApp.database, [
+      { title: 'Comet', tags: ['ephemeral'], renditions: 'none' },
+    ]);
+    await expect.poll(isBuilt, { timeout: 15_000 }).toBe(true);
+    expect(await hasNumber('t:ephemeral')).toBe(true);
+    await testApp.database.pool.query('DELETE FROM items WHERE id = $1', [passing]);
+    await expect.poll(isBuilt, { timeout: 15_000 }).toBe(true);
+    expect(await hasNumber('t:ephemeral')).toBe(false);
+  });
 });

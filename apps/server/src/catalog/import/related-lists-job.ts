@@ -86,7 +86,13 @@ export async function refreshRelatedLists(
          GROUP BY type, key`,
         [relatedListLength],
       );
-      // Every key listed gets its number once, for good (related_key_names, migration 0018).
+      // Each key listed keeps its number while it is listed (related_key_names, migration
+      // 0018); a key no item has any more goes, so the table follows the catalog's keys. Numbers
+      // are never reused, and only the entries written below name keys.
+      await client.query(
+        `DELETE FROM related_key_names n
+         WHERE NOT EXISTS (SELECT 1 FROM fresh_related_keys f WHERE f.key = n.key)`,
+      );
       await client.query(
         `INSERT INTO related_key_names (key) SELECT DISTINCT key FROM fresh_related_keys
          ON CONFLICT (key) DO NOTHING`,
