@@ -145,6 +145,28 @@ describe('trending searches', () => {
     expect(errors).toEqual([]);
   });
 
+  it('writes a count once its answer is sent, and a close still waits for it', async () => {
+    const recorder = createSearchQueryRecorder(testApp.app.deps);
+    const errors: unknown[] = [];
+    let send = () => {};
+    const sent = new Promise<void>((resolve) => {
+      send = resolve;
+    });
+    recorder.record(
+      'cat',
+      { userId: 'alice', address: '203.0.113.7' },
+      (error) => errors.push(error),
+      sent,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await countOf('cat')).toBe(0);
+    const flushed = recorder.flush();
+    send();
+    await flushed;
+    expect(await countOf('cat')).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it('does not record a query built with operators', async () => {
     expect(hasSearchOperators('cat or dog')).toBe(true);
     expect(hasSearchOperators('cat -dog')).toBe(true);

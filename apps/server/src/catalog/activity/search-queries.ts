@@ -48,21 +48,34 @@ export async function recordSearchQuery(
 
 /** Search counts on their way to the database: the reply does not wait for them. */
 export interface SearchQueryRecorder {
-  /** Starts counting a search (recordSearchQuery); a failure goes to `onError`. */
-  record: (q: string, requester: Requester, onError: (error: unknown) => void) => void;
+  /**
+   * Starts counting a search (recordSearchQuery) once `after` settles (its answer is sent);
+   * a failure goes to `onError`.
+   */
+  record: (
+    q: string,
+    requester: Requester,
+    onError: (error: unknown) => void,
+    after?: Promise<unknown>,
+  ) => void;
   /** Resolves once every count started so far is written or failed (the app's close). */
   flush: () => Promise<void>;
 }
 
 /**
  * Counts searches behind their replies: a search answers without waiting for its count, and
- * the app's close waits for the counts already accepted, so stopping a server loses none.
+ * the app's close waits for the counts already accepted, so stopping a server loses none. A
+ * count waits for `after` (the route's answer on its way out): written earlier, its statement
+ * would go out on the database's socket before the answer on the client's, and each write to
+ * a socket that wakes another process costs about half a millisecond here (docs/scaling.md).
  */
 export function createSearchQueryRecorder(deps: SearchActivityDeps): SearchQueryRecorder {
   const pending = new Set<Promise<void>>();
   return {
-    record: (q, requester, onError) => {
-      const write: Promise<void> = recordSearchQuery(deps, q, requester)
+    record: (q, requester, onError, after = Promise.resolve()) => {
+      const write: Promise<void> = after
+        .catch(() => undefined)
+        .then(() => recordSearchQuery(deps, q, requester))
         .catch(onError)
         .finally(() => pending.delete(write));
       pending.add(write);

@@ -35,6 +35,7 @@ import {
   sendJson,
   singleEnvelope,
   singleEnvelopeJson,
+  whenSent,
 } from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
@@ -110,10 +111,13 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             ? await searchTextItemIds(deps, params, requesterOf(request, deps.config))
             : await searchItemIds(deps, { ...params, types });
         const data = await serializeItemsJson(deps, page.rows);
-        // Counted for trending searches behind the reply, which does not wait for it.
+        // Counted for trending searches once the answer is sent, which does not wait for it.
         if (params.offset === 0 && page.totalCount > 0) {
-          searchQueries.record(params.q, requesterOf(request, deps.config), (error) =>
-            request.log.warn({ err: error }, 'could not record a search query'),
+          searchQueries.record(
+            params.q,
+            requesterOf(request, deps.config),
+            (error) => request.log.warn({ err: error }, 'could not record a search query'),
+            whenSent(reply),
           );
         }
         return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
