@@ -49,8 +49,8 @@ export async function recordSearchQuery(
 /** Search counts on their way to the database: the reply does not wait for them. */
 export interface SearchQueryRecorder {
   /**
-   * Starts counting a search (recordSearchQuery) once `after` settles (its answer is sent);
-   * a failure goes to `onError`.
+   * Starts counting a search (recordSearchQuery) once `after` settles, fulfilled or not (its
+   * answer sent, or its client gone); a failure goes to `onError`.
    */
   record: (
     q: string,

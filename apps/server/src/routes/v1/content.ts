@@ -13,6 +13,7 @@ import {
   trendingSearchesEnvelopeSchema,
 } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { finished } from 'node:stream/promises';
 import { createSearchQueryRecorder } from '../../catalog/activity/search-queries.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
@@ -35,7 +36,6 @@ import {
   sendJson,
   singleEnvelope,
   singleEnvelopeJson,
-  whenSent,
 } from './envelope.ts';
 
 /** GIPHY's path segment → our item type. */
@@ -117,7 +117,8 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             params.q,
             requesterOf(request, deps.config),
             (error) => request.log.warn({ err: error }, 'could not record a search query'),
-            whenSent(reply),
+            // Settles once the answer is handed to the socket (or rejects if the client left).
+            finished(reply.raw),
           );
         }
         return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));

@@ -38,14 +38,6 @@ export function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
-/** Settles once the reply is handed to the client's socket, or its connection is gone. */
-export function whenSent(reply: FastifyReply): Promise<void> {
-  return new Promise((resolve) => {
-    reply.raw.once('finish', resolve);
-    reply.raw.once('close', resolve);
-  });
-}
-
 export function singleEnvelope<T>(data: T) {
   return { data, meta: okMeta() };
 }
