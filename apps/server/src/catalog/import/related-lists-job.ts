@@ -1,6 +1,11 @@
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { JobLogger, JobQueue } from '../../jobs/job-queue.ts';
-import { relatedListFormat, relatedListHead, relatedListLength } from '../query/related-lists.ts';
+import {
+  listsBuiltSql,
+  relatedListFormat,
+  relatedListHead,
+  relatedListLength,
+} from '../query/related-lists.ts';
 
 /**
  * Builds the related lists the first related page reads (catalog/query/related-lists.ts;
@@ -47,21 +52,17 @@ export async function refreshRelatedLists(
       await client.query("SELECT pg_advisory_xact_lock(hashtext('sticky related lists'))");
       const state = await client.query<{
         changes: string;
-        built_changes: string | null;
-        list_length: number | null;
-        list_format: number | null;
-        entries_built_changes: string | null;
+        was_built: boolean;
+        is_fresh: boolean;
       }>(
-        'SELECT changes, built_changes, list_length, list_format, entries_built_changes FROM related_lists_state',
+        `SELECT changes, ${listsBuiltSql('s')} AS was_built,
+           ${listsBuiltSql('s')} AND s.built_changes = s.changes AS is_fresh
+         FROM related_lists_state s`,
       );
       const row = state.rows[0];
       if (!row) throw new Error('related_lists_state has no row (migration 0013)');
-      wasBuilt =
-        row.built_changes !== null &&
-        row.list_length === relatedListLength &&
-        row.list_format === relatedListFormat &&
-        row.entries_built_changes === row.built_changes;
-      const isFresh = wasBuilt && row.built_changes === row.changes;
+      wasBuilt = row.was_built;
+      const isFresh = row.is_fresh;
       if (isFresh && !options.isForced) {
         await client.query('COMMIT');
         return { isRebuilt: false, changedLists: 0, ms: performance.now() - started };
@@ -176,10 +177,8 @@ export async function refreshRelatedLists(
 /** Whether the lists are missing or behind the items (one row read). */
 async function needsRefresh(query: (text: string) => Promise<{ rows: unknown[] }>) {
   const { rows } = await query(
-    `SELECT 1 FROM related_lists_state
-     WHERE built_changes IS DISTINCT FROM changes OR list_length IS DISTINCT FROM ${relatedListLength}
-       OR list_format IS DISTINCT FROM ${relatedListFormat}
-       OR entries_built_changes IS DISTINCT FROM built_changes`,
+    `SELECT 1 FROM related_lists_state s
+     WHERE NOT ${listsBuiltSql('s')} OR s.built_changes IS DISTINCT FROM s.changes`,
   );
   return rows.length > 0;
 }

@@ -30,6 +30,17 @@ export const changedItemsRead = 1_000;
 export const relatedListFormat = 3;
 
 /**
+ * Whether related_lists_state (as `alias`) says the lists are built as this code reads them:
+ * with this list length and entry layout, and with entries written with the lists (a server
+ * from before migration 0018 rebuilds the lists alone, moving `built_changes` only). SQL,
+ * never null; whether they are also fresh is `built_changes = changes`.
+ */
+export const listsBuiltSql = (alias: string): string =>
+  `coalesce(${alias}.built_changes IS NOT NULL AND ${alias}.list_length = ${relatedListLength}
+    AND ${alias}.list_format = ${relatedListFormat}
+    AND ${alias}.entries_built_changes = ${alias}.built_changes, false)`;
+
+/**
  * The part of each list the first page reads with the source (`entries`): its 60, and room
  * for the source and a few items the filter leaves out. The rest (`rest_entries`) only when a
  * head keeps fewer than 60 of its key's items: a list's entries are most of what the page reads.
@@ -115,9 +126,7 @@ export async function readSourceLists(
       UNION ALL SELECT 'w:' || w FROM source, unnest(source.words) w
     )
     SELECT s.tags, s.words,
-      st.built_changes IS NOT NULL AND st.list_length = ${relatedListLength}
-        AND st.list_format = ${relatedListFormat}
-        AND st.entries_built_changes = st.built_changes AS has_lists,
+      ${sql.raw(listsBuiltSql('st'))} AS has_lists,
       ARRAY(SELECT item_id FROM related_lists_changes LIMIT ${changedItemsRead + 1}) AS changed_ids,
       (SELECT json_object_agg(n.key, n.id) FROM related_key_names n
         WHERE n.key IN (SELECT key FROM source_keys)) AS key_ids,
