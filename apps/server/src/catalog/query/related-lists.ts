@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Rating } from '@sticky/contracts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { CatalogDeps, ItemType } from './items.ts';
 
 /**
@@ -109,14 +110,18 @@ export async function readSourceLists(
   itemId: string,
   types: readonly ItemType[],
 ): Promise<SourceLists | undefined> {
-  const result = await deps.database.db.execute<{
+  // Prepared (its text depends only on how many types): planning it was a third of its time
+  // (docs/architecture.md, "Prepared statements").
+  const result = await executePrepared<{
     tags: string[];
     words: string[];
     has_lists: boolean | null;
     changed_ids: string[];
     key_ids: Record<string, number> | null;
     lists: KeyList[] | null;
-  }>(sql`
+  }>(
+    deps.database.db,
+    sql`
     WITH source AS (
       SELECT ARRAY(SELECT DISTINCT t FROM unnest(tags) t) AS tags,
         tsvector_to_array(to_tsvector('sticky_english', title)) AS words
@@ -135,7 +140,8 @@ export async function readSourceLists(
           'listed', cardinality(k.item_ids), 'count', k.item_count))
         FROM related_keys k
         WHERE k.type IN (${typeList(types)}) AND k.key IN (SELECT key FROM source_keys)) AS lists
-    FROM source s LEFT JOIN related_lists_state st ON true`);
+    FROM source s LEFT JOIN related_lists_state st ON true`,
+  );
   const row = result.rows[0];
   if (!row) return undefined;
   const lists = row.lists ?? [];
@@ -155,17 +161,20 @@ export async function readSourceLists(
  * statement, when a head keeps fewer than 60 of its key's items (a rating ceiling, hidden items).
  */
 export async function readListRests(deps: CatalogDeps, lists: readonly KeyList[]): Promise<void> {
-  const result = await deps.database.db.execute<{
+  const result = await executePrepared<{
     key: string;
     type: ItemType;
     ids: string[];
     entries: Array<ListEntry | null> | null;
-  }>(sql`
+  }>(
+    deps.database.db,
+    sql`
     SELECT k.key, k.type, k.item_ids[${relatedListHead + 1}:] AS ids, k.rest_entries AS entries
     FROM related_keys k
     JOIN unnest(${sql.param(lists.map((list) => list.key))}::text[],
       ${sql.param(lists.map((list) => list.type))}::text[]) AS l(key, type)
-      ON k.key = l.key AND k.type = l.type`);
+      ON k.key = l.key AND k.type = l.type`,
+  );
   for (const row of result.rows) {
     const list = lists.find(
       (candidate) => candidate.key === row.key && candidate.type === row.type,

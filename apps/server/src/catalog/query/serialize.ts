@@ -2,6 +2,7 @@ import type { GiphyItem, GiphyUser, Images, Rendition, RenditionName } from '@st
 import { neverDateTime, renditionFallbacks, renditionNames } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { creators, renditions } from '../../db/schema.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
 
@@ -372,8 +373,11 @@ async function readCreators(
   creatorIds: readonly number[],
 ): Promise<Map<number, CreatorRow>> {
   if (creatorIds.length === 0) return new Map();
-  const result = await deps.database.db.execute<CreatorColumns>(sql`
-    SELECT ${creatorColumns} FROM creators c WHERE c.id = ANY(${sql.param(creatorIds)}::int[])`);
+  const result = await executePrepared<CreatorColumns>(
+    deps.database.db,
+    sql`
+    SELECT ${creatorColumns} FROM creators c WHERE c.id = ANY(${sql.param(creatorIds)}::int[])`,
+  );
   const byId = new Map<number, CreatorRow>();
   for (const row of result.rows) {
     const creator = creatorOf(row);
@@ -402,9 +406,11 @@ export async function readItemsWithCreators(
   deps: CatalogDeps,
   ids: readonly string[],
 ): Promise<ItemWithCreator[]> {
-  const result = await deps.database.db.execute<
+  const result = await executePrepared<
     SerializableItemRow & CreatorColumns & { itemVersion: number; creatorVersion: number }
-  >(sql`
+  >(
+    deps.database.db,
+    sql`
     SELECT i.id, i.type, i.slug, i.title, i.tags, i.alt_text AS "altText", i.rating,
       i.document_version AS "itemVersion",
       coalesce(c.document_version, 0) AS "creatorVersion",
@@ -413,7 +419,8 @@ export async function readItemsWithCreators(
       ${giphyDateTimeSql('i.updated_at')} AS "updatedAt",
       ${giphyDateTimeSql('i.trending_at')} AS "trendingAt", ${creatorColumns}
     FROM items i LEFT JOIN creators c ON c.id = i.creator_id
-    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL`);
+    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL`,
+  );
   return result.rows.map((row) => ({
     item: row,
     creator: creatorOf(row),
@@ -433,11 +440,14 @@ export async function readRenditions(
   deps: CatalogDeps,
   itemIds: readonly string[],
 ): Promise<Array<RenditionRow & { itemVersion: number }>> {
-  const result = await deps.database.db.execute<RenditionRow & { itemVersion: number }>(sql`
+  const result = await executePrepared<RenditionRow & { itemVersion: number }>(
+    deps.database.db,
+    sql`
     SELECT r.item_id AS "itemId", r.name, r.format, r.width, r.height, r.frames,
       r.bytes::float8 AS bytes, r.path, i.document_version AS "itemVersion"
     FROM renditions r JOIN items i ON i.id = r.item_id
-    WHERE r.item_id = ANY(${sql.param(itemIds)}::text[])`);
+    WHERE r.item_id = ANY(${sql.param(itemIds)}::text[])`,
+  );
   return result.rows;
 }
 
