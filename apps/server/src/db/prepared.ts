@@ -6,7 +6,7 @@ import type { Database } from './client.ts';
 
 /**
  * Runs `query` as a named prepared statement: each connection parses and plans it once and
- * then only binds and executes it (docs/architecture.md, "Prepared statements"). Only for a
+ * then only binds and executes it (docs/architecture.md, "Runtime"). Only for a
  * statement whose text never depends on its input, every value a parameter: each distinct
  * text is one more statement kept by every connection that runs it. The name is a digest of
  * the text, so two texts can never share one.

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { executePrepared } from '../../db/prepared.ts';
 import type { CatalogDeps } from '../query/items.ts';
 import { prepareQuery } from '../query/search.ts';
 import { digestRequester } from '../requester.ts';
@@ -23,7 +24,8 @@ export function hasSearchOperators(normalized: string): boolean {
  * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
  * never waits on an fsync. One statement, so one round trip and no connection held across
  * several: `set_config(…, true)` lasts for the statement's own transaction, which is when the
- * commit reads it.
+ * commit reads it. Prepared, since nearly every search runs it (docs/architecture.md,
+ * "Runtime").
  */
 export async function recordSearchQuery(
   deps: SearchActivityDeps,
@@ -33,7 +35,9 @@ export async function recordSearchQuery(
   const normalized = prepareQuery(q).normalized;
   if (normalized === '' || hasSearchOperators(normalized)) return;
   const searcher = digestRequester(deps.services.requesterSecret, requester, 'search-query');
-  await deps.database.db.execute(sql`
+  await executePrepared(
+    deps.database.db,
+    sql`
     WITH commit_mode AS (SELECT set_config('synchronous_commit', 'off', true)),
     person AS (
       INSERT INTO search_query_searchers (query, day, searcher)
@@ -43,7 +47,8 @@ export async function recordSearchQuery(
     )
     INSERT INTO search_queries (query, day, count)
     SELECT query, day, 1 FROM person
-    ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`);
+    ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`,
+  );
 }
 
 /** Search counts on their way to the database: the reply does not wait for them. */

@@ -182,7 +182,7 @@ export async function readItemDocuments(
   ids: readonly string[],
 ): Promise<Map<string, string>> {
   // Prepared: every cold page of items runs it, and planning its joins is a third of its
-  // time (docs/architecture.md, "Prepared statements").
+  // time (docs/architecture.md, "Runtime").
   const result = await executePrepared<{ id: string; json: string }>(
     database.db,
     sql`

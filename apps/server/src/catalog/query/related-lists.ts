@@ -111,7 +111,7 @@ export async function readSourceLists(
   types: readonly ItemType[],
 ): Promise<SourceLists | undefined> {
   // Prepared (its text depends only on how many types): planning it was a third of its time
-  // (docs/architecture.md, "Prepared statements").
+  // (docs/architecture.md, "Runtime").
   const result = await executePrepared<{
     tags: string[];
     words: string[];
