@@ -9,6 +9,7 @@ import type { ItemDocumentWriter } from './query/item-documents.ts';
 import { createQueryCaches } from './query/query-caches.ts';
 import type { QueryCaches } from './query/query-caches.ts';
 import { createTextRenderer } from './text/text-renderer.ts';
+import { warmCatalogConnections } from './warm-connections.ts';
 import type { TextRenderer } from './text/text-renderer.ts';
 
 /**
@@ -53,7 +54,7 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
     { textRenderKeepDays: config.textRendering.keepDays, log: options.log },
   );
   const { close: closeCaches, ...queryCaches } = caches;
-  return {
+  const services: CatalogServices = {
     ...queryCaches,
     itemDocuments,
     textRenderer,
@@ -62,10 +63,31 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
       .update('sticky requester digests')
       .digest('hex'),
     close: async () => {
+      await warmingConnections;
       await maintenance.close();
       await itemDocuments.close();
       await textRenderer.close();
       closeCaches();
     },
   };
+  const warmingConnections =
+    database.keptConnections > 0 ? warmConnections(services, options) : undefined;
+  return services;
+}
+
+/** The kept connections, warmed in the background as the app starts (warm-connections.ts). */
+async function warmConnections(
+  services: CatalogServices,
+  { config, database, log }: CatalogServicesOptions,
+): Promise<void> {
+  const started = performance.now();
+  try {
+    await warmCatalogConnections({ config, database, services }, database.keptConnections);
+    log.info(
+      { connections: database.keptConnections, ms: Math.round(performance.now() - started) },
+      'warmed the database connections',
+    );
+  } catch (error) {
+    log.warn({ err: error }, 'could not warm the database connections');
+  }
 }

@@ -40,6 +40,8 @@ export async function openDatabase(
     /** The caller's media store: checked, and cleaned of what a dead import left. */
     store: MediaStore;
     poolSize: number;
+    /** Of them, kept open however long idle and warmed at start (db/client.ts). */
+    keptConnections?: number;
     statementTimeoutMs?: number;
     /**
      * When a server holds DATA_DIR's embedded PostgreSQL, use it beside that server (the import
@@ -84,6 +86,7 @@ export async function openDatabase(
   const readUrl = options.canReadFromReplica ? config.databaseReadUrl : undefined;
   const database = connectDatabase(url, {
     max: options.poolSize,
+    keptConnections: options.keptConnections,
     statementTimeoutMs: options.statementTimeoutMs,
     ...(readUrl ? { readUrl, log } : {}),
   });
