@@ -65,7 +65,9 @@ export async function startBenchServer(
   };
   process.once('exit', killOnExit);
   const databaseUrl = embeddedDatabaseUrl(dataDir);
-  const database = connectDatabase(databaseUrl, { max: 4 });
+  // Kept and warmed as the server keeps its own (server.ts), so the in-process run's first
+  // statements do not pay for new connections the server's do not.
+  const database = connectDatabase(databaseUrl, { max: 4, keptConnections: 2 });
   return {
     ...server,
     database,

@@ -50,7 +50,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const opened = await openDatabase(config, log, {
     store: media.store,
     poolSize: 20,
-    // More than one search at a time uses; the rest open when needed (docs/scaling.md).
+    // A cold search or related page holds one or two at a time: four answer a few at once
+    // without a new connection; the rest of the 20 open when needed (docs/scaling.md).
     keptConnections: 4,
     statementTimeoutMs: config.statementTimeoutMs,
     canReadFromReplica: true,
