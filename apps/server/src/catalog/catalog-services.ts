@@ -9,8 +9,8 @@ import type { ItemDocumentWriter } from './query/item-documents.ts';
 import { createQueryCaches } from './query/query-caches.ts';
 import type { QueryCaches } from './query/query-caches.ts';
 import { createTextRenderer } from './text/text-renderer.ts';
-import { warmCatalogConnections } from './warm-connections.ts';
 import type { TextRenderer } from './text/text-renderer.ts';
+import { warmCatalogConnections } from './warm-connections.ts';
 
 /**
  * Everything the catalog keeps while an app runs (docs/architecture.md, "Services per app"):

@@ -22,10 +22,18 @@ const warmUpQuery = 'happy';
  * kept: its searches have caches of their own.
  */
 export async function warmCatalogConnections(deps: QueryDeps, count: number): Promise<void> {
-  const clients = await Promise.all(
+  const connecting = await Promise.allSettled(
     Array.from({ length: count }, () => deps.database.pool.connect()),
   );
+  const clients = connecting.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
   try {
+    // The ones that did connect go back to the pool whatever failed.
+    const failed = connecting.find(
+      (result): result is PromiseRejectedResult => result.status === 'rejected',
+    );
+    if (failed) throw failed.reason;
     await Promise.all(clients.map((client) => warmConnection(deps, client)));
   } finally {
     for (const client of clients) client.release();
