@@ -51,4 +51,19 @@ describe('warming the kept connections', () => {
     expect(await countStatements(testApp.database, search)).toBeGreaterThan(0);
     expect((await search()).rows).toHaveLength(2);
   });
+
+  it('gives back the connections it got when it cannot get them all', async () => {
+    // One connection for two: the second waits out the pool's 5 s and fails.
+    const small = connectDatabase(testApp.database.url, { max: 1, keptConnections: 1 });
+    try {
+      const { config, services } = testApp.app.deps;
+      await expect(
+        warmCatalogConnections({ config, database: small, services }, 2),
+      ).rejects.toThrow(/timeout/);
+      const { rows } = await small.pool.query<{ one: number }>('SELECT 1 AS one');
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await small.close();
+    }
+  }, 15_000);
 });
