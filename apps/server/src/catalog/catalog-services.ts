@@ -70,8 +70,10 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
       closeCaches();
     },
   };
+  // The connections the pool keeps open however long idle (ConnectOptions.keptConnections).
+  const keptConnections = database.pool.options.min ?? 0;
   const warmingConnections =
-    database.keptConnections > 0 ? warmConnections(services, options) : undefined;
+    keptConnections > 0 ? warmConnections(services, options, keptConnections) : undefined;
   return services;
 }
 
@@ -79,12 +81,13 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
 async function warmConnections(
   services: CatalogServices,
   { config, database, log }: CatalogServicesOptions,
+  count: number,
 ): Promise<void> {
   const started = performance.now();
   try {
-    await warmCatalogConnections({ config, database, services }, database.keptConnections);
+    await warmCatalogConnections({ config, database, services }, count);
     log.info(
-      { connections: database.keptConnections, ms: Math.round(performance.now() - started) },
+      { connections: count, ms: Math.round(performance.now() - started) },
       'warmed the database connections',
     );
   } catch (error) {

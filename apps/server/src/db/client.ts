@@ -20,8 +20,6 @@ export interface DatabaseHandle {
   replica?: ReadReplica;
   /** LISTEN/NOTIFY on a connection of its own, opened on the first `listen`. */
   notifications: NotificationListener;
-  /** Connections the pool keeps open however long idle (`ConnectOptions.keptConnections`). */
-  keptConnections: number;
   close: () => Promise<void>;
 }
 
@@ -85,7 +83,6 @@ export function connectDatabase(url: string, options: ConnectOptions = {}): Data
     pool,
     ...(reads ? { replica: reads.replica } : {}),
     notifications,
-    keptConnections: options.keptConnections ?? 0,
     close: async () => {
       await notifications.close();
       await reads?.replica.close();
