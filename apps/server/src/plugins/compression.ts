@@ -46,24 +46,54 @@ export function acceptedEncodings(request: FastifyRequest): Set<string> {
   return accepted;
 }
 
-/** A JSON answer sent many times while it is kept, and its compressed forms once made. */
-export interface KeptJson {
-  json: string;
-  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
-}
-
-export const keepJson = (json: string): KeptJson => ({ json, encoded: {} });
-
 /** Kept answers are compressed once: they can afford closer to the usual settings. */
 const keptCompression = {
   brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
   gzip: { level: 6 },
 } as const;
 
+type Encoding = 'br' | 'gzip';
+
+/** A JSON answer sent many times while it is kept, and its compressed forms once made. */
+export interface KeptJson {
+  json: string;
+  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+  /** Makes one compressed form, the first time a request accepts it. */
+  compress: (json: string, encoding: Encoding) => Promise<Buffer>;
+}
+
 /**
- * Sends a kept answer (a trending page everyone asks for) compressed as the request accepts,
- * compressing it once for every request while it is kept: at a few thousand requests a
- * second, compressing each would cost more than everything else.
+ * An answer most requests for it will find kept (a trending page): compressed once at the
+ * kept settings, on the thread pool.
+ */
+export const keepJson = (json: string): KeptJson => ({
+  json,
+  encoded: {},
+  compress: (text, encoding) =>
+    encoding === 'br'
+      ? brotliCompress(text, keptCompression.brotli)
+      : gzip(text, keptCompression.gzip),
+});
+
+/**
+ * An answer its first request usually asks for alone (a page of search results: most queries
+ * are asked once, some by many): compressed as an answer made per request is, at once and at
+ * the per-request settings, so the request that made it waits no longer than before it was
+ * kept, and later ones reuse it (docs/api.md, "Kept answers").
+ */
+export const keepPageJson = (json: string): KeptJson => ({
+  json,
+  encoded: {},
+  compress: async (text, encoding) =>
+    encoding === 'br'
+      ? zlib.brotliCompressSync(text, dynamicCompression.brotli)
+      : zlib.gzipSync(text, dynamicCompression.gzip),
+});
+
+/**
+ * Sends a kept answer (a trending page everyone asks for, a page of a search many make)
+ * compressed as the request accepts, compressing it once for every request while it is kept:
+ * at a few thousand requests a second, compressing each would cost more than everything else.
  */
 export async function sendKeptJson(
   request: FastifyRequest,
@@ -76,11 +106,11 @@ export async function sendKeptJson(
     .type('application/json; charset=utf-8');
   const accepted = acceptedEncodings(request);
   if (accepted.has('br')) {
-    kept.encoded.br ??= brotliCompress(kept.json, keptCompression.brotli);
+    kept.encoded.br ??= kept.compress(kept.json, 'br');
     return reply.header('content-encoding', 'br').send(await kept.encoded.br);
   }
   if (accepted.has('gzip')) {
-    kept.encoded.gzip ??= gzip(kept.json, keptCompression.gzip);
+    kept.encoded.gzip ??= kept.compress(kept.json, 'gzip');
     return reply.header('content-encoding', 'gzip').send(await kept.encoded.gzip);
   }
   return reply.send(kept.json);

@@ -59,7 +59,7 @@ export interface QueryCacheOptions {
  * started trending: they follow popularity too, but slowly, so counting views and favorites
  * never keeps them cold.
  */
-const slowPopularityMaxAgeMs = 10 * 60_000;
+export const slowPopularityMaxAgeMs = 10 * 60_000;
 
 export function createQueryCaches(
   database: DatabaseHandle,

@@ -367,6 +367,15 @@ function scoredMatchesSql(
     ) i`;
 }
 
+/**
+ * What a search's ranking depends on besides the catalog: two searches with the same key get
+ * the same ids in the same order ("Happy  cat" and "happy cat" alike).
+ */
+export function searchRankingKey(options: Omit<SearchOptions, 'limit' | 'offset'>): string {
+  const query = prepareQuery(options.q);
+  return JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
+}
+
 /** How many of a query's best matches are kept: the first ten pages of 25. */
 export const rankedIdsKept = 250;
 
@@ -385,7 +394,7 @@ export async function searchItemIds(
   const query = prepareQuery(options.q);
   if (query.normalized === '') return { rows: [], totalCount: 0 };
   const end = options.offset + options.limit;
-  const key = JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
+  const key = searchRankingKey(options);
   const versions = await deps.services.versions.read();
   const page = (ranking: Ranking): Page<string> => ({
     rows: ranking.rows.slice(options.offset, end),

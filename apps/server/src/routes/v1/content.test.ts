@@ -2,10 +2,12 @@ import { giphyItemSchema, listEnvelopeSchema, singleEnvelopeSchema } from '@stic
 import type { GiphyItem } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
+import { recordStatements } from '../../test-support/database.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 const listSchema = listEnvelopeSchema(giphyItemSchema);
@@ -355,6 +357,95 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       await expectError('/v1/gifs/search?q=cat&lang=english', 400, /^lang must be/);
       await expectError('/v1/stickers/search?q=cat&offset=x', 400, /^offset/);
       expect((await get(`/v1/gifs/search?q=${'a'.repeat(50)}`)).statusCode).toBe(200);
+    });
+  });
+
+  describe('kept search pages', () => {
+    useFreshCatalog();
+
+    const getEncoded = (url: string, encoding: string, headers: Record<string, string> = {}) =>
+      testApp.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie, 'accept-encoding': encoding, ...headers },
+      });
+    const decode = (response: Awaited<ReturnType<typeof getEncoded>>) => {
+      const coding = response.headers['content-encoding'];
+      const raw = response.rawPayload;
+      const text =
+        coding === 'br'
+          ? zlib.brotliDecompressSync(raw)
+          : coding === 'gzip'
+            ? zlib.gunzipSync(raw)
+            : raw;
+      return listSchema.parse(JSON.parse(text.toString('utf8')));
+    };
+    /** The catalog's tables that the statements `run` sends read (not the search's count). */
+    const catalogReads = async (run: () => Promise<unknown>) =>
+      (await recordStatements(testApp.database, run))
+        .map(({ text }) => text)
+        .filter((text) => /\b(items|item_documents|renditions|search_terms)\b/.test(text));
+
+    it('serves a search asked again as the page it sent, in every coding, without reading the catalog', async () => {
+      const url = '/v1/gifs/search?q=cat&limit=2';
+      const first = await getEncoded(url, 'br, gzip');
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['content-encoding']).toBe('br');
+      expect(first.headers.vary).toMatch(/accept-encoding/i);
+      const sent = decode(first);
+      expect(sent.data.map((item) => item.id)).toEqual([id.dancingCat, id.spicyCat]);
+      expect(sent.pagination).toEqual({ total_count: 3, count: 2, offset: 0 });
+
+      // Once the server knows the catalog's version, the same search (any spelling of it) is
+      // the same page, response_id included, and reads nothing.
+      await expect
+        .poll(() => catalogReads(() => getEncoded('/v1/gifs/search?q=CAT&limit=2', 'br')))
+        .toEqual([]);
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const again = await getEncoded(url, encoding);
+        expect(again.headers['content-encoding']).toBe(
+          encoding === 'identity' ? undefined : encoding,
+        );
+        expect(decode(again)).toEqual(sent);
+      }
+
+      // Another page, size or rating is another answer.
+      const second = decode(await getEncoded('/v1/gifs/search?q=cat&limit=2&offset=2', 'br'));
+      expect(second.data.map((item) => item.id)).toEqual([id.catNap]);
+      const rated = decode(await getEncoded('/v1/gifs/search?q=cat&limit=2&rating=g', 'br'));
+      expect(rated.data.map((item) => item.id)).toEqual([id.dancingCat, id.catNap]);
+      expect(rated.meta.response_id).not.toBe(sent.meta.response_id);
+    });
+
+    it('never serves a kept page after a change to what it shows', async () => {
+      const url = '/v1/gifs/search?q=cat&limit=2';
+      const titles = async () => decode(await getEncoded(url, 'br')).data.map((item) => item.title);
+      expect(await titles()).toEqual(['Dancing cat', 'Spicy cat']);
+      await expect.poll(() => catalogReads(() => getEncoded(url, 'br'))).toEqual([]);
+
+      await testApp.database.db.execute(
+        sql`UPDATE items SET title = 'Dancing cat in a hat' WHERE id = ${id.dancingCat}`,
+      );
+      await expect.poll(titles).toEqual(['Dancing cat in a hat', 'Spicy cat']);
+      await testApp.database.db.execute(
+        sql`UPDATE items SET is_indexable = false WHERE id = ${id.spicyCat}`,
+      );
+      await expect.poll(titles).toEqual(['Dancing cat in a hat', 'Cat nap']);
+    });
+
+    it('counts each person who searches, though the page was kept', async () => {
+      const url = '/v1/gifs/search?q=funny';
+      const other = (await signInAs(testApp)).cookie;
+      expect(decode(await getEncoded(url, 'br')).pagination.total_count).toBe(2);
+      await expect.poll(() => catalogReads(() => getEncoded(url, 'br'))).toEqual([]);
+      expect((await getEncoded(url, 'br', { cookie: other })).statusCode).toBe(200);
+      const count = async () =>
+        (
+          await testApp.database.db.execute<{ count: number }>(
+            sql`SELECT count FROM search_queries WHERE query = 'funny'`,
+          )
+        ).rows[0]?.count;
+      await expect.poll(count).toBe(2);
     });
   });
 

@@ -18,12 +18,14 @@ import { createSearchQueryRecorder } from '../../catalog/activity/search-queries
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
-import { searchItemIds } from '../../catalog/query/search.ts';
+import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
 import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { serializeItems } from '../../catalog/query/serialize.ts';
+import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
+import { VersionedCache } from '../../catalog/query/versioned-cache.ts';
 import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
-import { keepJson, sendKeptJson } from '../../plugins/compression.ts';
+import { keepJson, keepPageJson, sendKeptJson } from '../../plugins/compression.ts';
 import type { KeptJson } from '../../plugins/compression.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { requesterOf } from '../../catalog/requester.ts';
@@ -54,6 +56,12 @@ const nounBySegment: Record<ContentFilter, string> = {
 const itemList = { 200: itemListEnvelopeSchema, ...giphyErrorResponses };
 const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
 
+/**
+ * Search pages kept as sent: about 165 KB of JSON and 28 KB of Brotli each, so at most about
+ * 20 MB.
+ */
+const searchPagesKept = 100;
+
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -64,6 +72,13 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   // plugin's onClose runs before the app's, which closes the services they write with).
   const searchQueries = createSearchQueryRecorder(deps);
   app.addHook('onClose', () => searchQueries.flush());
+  // Pages of search results as sent (docs/catalog.md, "Caches and versions"): each follows
+  // catalog_version, and popularity as slowly as the rankings and item JSON it is made of.
+  const searchPages = new VersionedCache<{ envelope: KeptJson; totalCount: number }>({
+    maxEntries: searchPagesKept,
+    popularityMaxAgeMs: slowPopularityMaxAgeMs,
+  });
+  app.addHook('onClose', () => searchPages.clear());
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
@@ -105,14 +120,9 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const params = request.query;
-        // Text search adds renderings of the query itself (text-search.ts).
-        const page =
-          segment === 'text'
-            ? await searchTextItemIds(deps, params, requesterOf(request, deps.config))
-            : await searchItemIds(deps, { ...params, types });
-        const data = await serializeItemsJson(deps, page.rows);
         // Counted for trending searches once the answer is sent, which does not wait for it.
-        if (params.offset === 0 && page.totalCount > 0) {
+        const recordSearch = (totalCount: number) => {
+          if (params.offset !== 0 || totalCount === 0) return;
           searchQueries.record(
             params.q,
             requesterOf(request, deps.config),
@@ -120,8 +130,27 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             // Settles once the answer is handed to the socket (or rejects if the client left).
             finished(reply.raw),
           );
+        };
+        if (segment === 'text') {
+          // Text search adds renderings of the query itself (text-search.ts), not kept.
+          const page = await searchTextItemIds(deps, params, requesterOf(request, deps.config));
+          const data = await serializeItemsJson(deps, page.rows);
+          recordSearch(page.totalCount);
+          return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
         }
-        return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
+        // The page as sent, kept while the catalog is unchanged: a query many make (a word
+        // people type in a chat app, letter by letter) costs one made page, then its bytes.
+        const options = { ...params, types };
+        const key = JSON.stringify([searchRankingKey(options), params.offset, params.limit]);
+        const versions = await deps.services.versions.read();
+        const kept = await searchPages.getOrMake(key, versions, async () => {
+          const page = await searchItemIds(deps, options);
+          const data = await serializeItemsJson(deps, page.rows);
+          const json = listEnvelopeJson(data, page.totalCount, params.offset);
+          return { envelope: keepPageJson(json), totalCount: page.totalCount };
+        });
+        recordSearch(kept.totalCount);
+        return sendKeptJson(request, reply, kept.envelope);
       },
     );
   }
