@@ -145,6 +145,33 @@ describe('trending searches', () => {
     expect(errors).toEqual([]);
   });
 
+  it('sends nothing for a count it already wrote: the same person, query and day', async () => {
+    let now = new Date('2026-03-01T23:59:00Z');
+    const recorder = createSearchQueryRecorder(testApp.app.deps, { now: () => now });
+    const errors: unknown[] = [];
+    const search = async (q: string, userId: string) => {
+      recorder.record(q, { userId, address: '203.0.113.7' }, (error) => errors.push(error));
+      await recorder.flush();
+    };
+    const statementsOf = async (run: () => Promise<unknown>) =>
+      (await recordStatements(testApp.database, run)).length;
+    expect(await statementsOf(() => search('Dancing cat', 'alice'))).toBe(1);
+    expect(await statementsOf(() => search('dancing  CAT', 'alice'))).toBe(0);
+    expect(await statementsOf(() => search('dancing cat', 'bob'))).toBe(1);
+    expect(await statementsOf(() => search('dancing', 'alice'))).toBe(1);
+    // The next UTC day, each person counts again, on that day.
+    now = new Date('2026-03-02T00:00:01Z');
+    expect(await statementsOf(() => search('dancing cat', 'alice'))).toBe(1);
+    const rows = await testApp.database.db.execute<{ day: string; count: number }>(
+      sql`SELECT day::text, count FROM search_queries WHERE query = 'dancing cat' ORDER BY day`,
+    );
+    expect(rows.rows).toEqual([
+      { day: '2026-03-01', count: 2 },
+      { day: '2026-03-02', count: 1 },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('writes a count once its answer is sent, and a close still waits for it', async () => {
     const recorder = createSearchQueryRecorder(testApp.app.deps);
     const errors: unknown[] = [];

@@ -20,7 +20,8 @@ export function hasSearchOperators(normalized: string): boolean {
 /**
  * Counts a search for `trending/searches`: once per person, normalized query and UTC day, and
  * only the first page of a search that found something (typos and later pages are not
- * interest), never a query with operators. The count is a statistic, so its commit does not
+ * interest), never a query with operators. The day is this server's UTC date, so the recorder
+ * below knows which counts it already wrote. The count is a statistic, so its commit does not
  * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
  * never waits on an fsync. One statement, so one round trip and no connection held across
  * several: `set_config(…, true)` lasts for the statement's own transaction, which is when the
@@ -32,16 +33,43 @@ export async function recordSearchQuery(
   q: string,
   requester: Requester,
 ): Promise<void> {
+  const count = searchCountOf(deps, q, requester);
+  if (count) await writeSearchCount(deps, count);
+}
+
+/** One person's search of one query on one UTC day: what is counted once. */
+interface SearchCount {
+  normalized: string;
+  /** The person, as a keyed digest (never the id, key or address). */
+  searcher: string;
+  /** YYYY-MM-DD, UTC, by this server's clock. */
+  day: string;
+}
+
+/** The count a search makes, or undefined when it is not counted (operators, no words). */
+function searchCountOf(
+  deps: SearchActivityDeps,
+  q: string,
+  requester: Requester,
+  now: Date = new Date(),
+): SearchCount | undefined {
   const normalized = prepareQuery(q).normalized;
-  if (normalized === '' || hasSearchOperators(normalized)) return;
-  const searcher = digestRequester(deps.services.requesterSecret, requester, 'search-query');
+  if (normalized === '' || hasSearchOperators(normalized)) return undefined;
+  return {
+    normalized,
+    searcher: digestRequester(deps.services.requesterSecret, requester, 'search-query'),
+    day: now.toISOString().slice(0, 10),
+  };
+}
+
+async function writeSearchCount(deps: SearchActivityDeps, count: SearchCount): Promise<void> {
   await executePrepared(
     deps.database.db,
     sql`
     WITH commit_mode AS (SELECT set_config('synchronous_commit', 'off', true)),
     person AS (
       INSERT INTO search_query_searchers (query, day, searcher)
-      SELECT ${normalized}, (now() AT TIME ZONE 'utc')::date, ${searcher} FROM commit_mode
+      SELECT ${count.normalized}, ${count.day}::date, ${count.searcher} FROM commit_mode
       ON CONFLICT DO NOTHING
       RETURNING query, day
     )
@@ -50,6 +78,13 @@ export async function recordSearchQuery(
     ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`,
   );
 }
+
+/**
+ * Counts this server wrote lately, remembered so a person's next search of the same query the
+ * same day sends nothing: the database would do nothing with it (one count per person, query
+ * and day). About 100 bytes each.
+ */
+const searchCountsRemembered = 10_000;
 
 /** Search counts on their way to the database: the reply does not wait for them. */
 export interface SearchQueryRecorder {
@@ -73,14 +108,32 @@ export interface SearchQueryRecorder {
  * count waits for `after` (the route's answer on its way out): written earlier, its statement
  * would go out on the database's socket before the answer on the client's, and each write to
  * a socket that wakes another process costs about half a millisecond here (docs/scaling.md).
+ * A count this recorder already wrote (the same person, query and day) sends nothing: a kept
+ * search page asked again by the same person then costs no statement at all.
  */
-export function createSearchQueryRecorder(deps: SearchActivityDeps): SearchQueryRecorder {
+export function createSearchQueryRecorder(
+  deps: SearchActivityDeps,
+  options: { now?: () => Date } = {},
+): SearchQueryRecorder {
+  const now = options.now ?? (() => new Date());
   const pending = new Set<Promise<void>>();
+  // Insertion order: the oldest goes first.
+  const written = new Set<string>();
   return {
     record: (q, requester, onError, after = Promise.resolve()) => {
+      const count = searchCountOf(deps, q, requester, now());
+      if (!count) return;
+      const key = `${count.day}|${count.searcher}|${count.normalized}`;
+      if (written.has(key)) return;
       const write: Promise<void> = after
         .catch(() => undefined)
-        .then(() => recordSearchQuery(deps, q, requester))
+        .then(() => writeSearchCount(deps, count))
+        .then(() => {
+          written.add(key);
+          if (written.size > searchCountsRemembered) {
+            written.delete(written.values().next().value!);
+          }
+        })
         .catch(onError)
         .finally(() => pending.delete(write));
       pending.add(write);
