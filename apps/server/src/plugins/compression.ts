@@ -46,54 +46,24 @@ export function acceptedEncodings(request: FastifyRequest): Set<string> {
   return accepted;
 }
 
+/** A JSON answer sent many times while it is kept, and its compressed forms once made. */
+export interface KeptJson {
+  json: string;
+  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
+}
+
+export const keepJson = (json: string): KeptJson => ({ json, encoded: {} });
+
 /** Kept answers are compressed once: they can afford closer to the usual settings. */
 const keptCompression = {
   brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
   gzip: { level: 6 },
 } as const;
 
-type Encoding = 'br' | 'gzip';
-
-/** A JSON answer sent many times while it is kept, and its compressed forms once made. */
-export interface KeptJson {
-  json: string;
-  encoded: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
-  /** Makes one compressed form, the first time a request accepts it. */
-  compress: (json: string, encoding: Encoding) => Promise<Buffer>;
-}
-
 /**
- * An answer most requests for it will find kept (a trending page): compressed once at the
- * kept settings, on the thread pool.
- */
-export const keepJson = (json: string): KeptJson => ({
-  json,
-  encoded: {},
-  compress: (text, encoding) =>
-    encoding === 'br'
-      ? brotliCompress(text, keptCompression.brotli)
-      : gzip(text, keptCompression.gzip),
-});
-
-/**
- * An answer its first request usually asks for alone (a page of search results: most queries
- * are asked once, some by many): compressed as an answer made per request is, at once and at
- * the per-request settings, so the request that made it waits no longer than before it was
- * kept, and later ones reuse it (docs/api.md, "Kept answers").
- */
-export const keepPageJson = (json: string): KeptJson => ({
-  json,
-  encoded: {},
-  compress: async (text, encoding) =>
-    encoding === 'br'
-      ? zlib.brotliCompressSync(text, dynamicCompression.brotli)
-      : zlib.gzipSync(text, dynamicCompression.gzip),
-});
-
-/**
- * Sends a kept answer (a trending page everyone asks for, a page of a search many make)
- * compressed as the request accepts, compressing it once for every request while it is kept:
- * at a few thousand requests a second, compressing each would cost more than everything else.
+ * Sends a kept answer (a trending page everyone asks for) compressed as the request accepts,
+ * compressing it once for every request while it is kept: at a few thousand requests a
+ * second, compressing each would cost more than everything else.
  */
 export async function sendKeptJson(
   request: FastifyRequest,
@@ -106,12 +76,70 @@ export async function sendKeptJson(
     .type('application/json; charset=utf-8');
   const accepted = acceptedEncodings(request);
   if (accepted.has('br')) {
-    kept.encoded.br ??= kept.compress(kept.json, 'br');
+    kept.encoded.br ??= brotliCompress(kept.json, keptCompression.brotli);
     return reply.header('content-encoding', 'br').send(await kept.encoded.br);
   }
   if (accepted.has('gzip')) {
-    kept.encoded.gzip ??= kept.compress(kept.json, 'gzip');
+    kept.encoded.gzip ??= gzip(kept.json, keptCompression.gzip);
     return reply.header('content-encoding', 'gzip').send(await kept.encoded.gzip);
   }
   return reply.send(kept.json);
+}
+
+type PageCoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * A kept answer of which many are kept (pages of search results), stored compressed only:
+ * about 28 KB of Brotli for a page of 25 items against 165 KB of JSON. Its first form is the
+ * one its first request accepts, made at once at the per-request settings, so that request
+ * waits no longer than one whose answer is not kept; another coding is made from it the first
+ * time a request asks for one (docs/api.md, "Kept answers").
+ */
+export interface KeptPage {
+  encoded: Partial<Record<Exclude<PageCoding, 'identity'>, Buffer>>;
+  /** Only while no compressed form is: a first request that accepted none. */
+  json?: string;
+}
+
+function preferredCoding(request: FastifyRequest): PageCoding {
+  const accepted = acceptedEncodings(request);
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
+}
+
+function encodePage(json: string, coding: Exclude<PageCoding, 'identity'>): Buffer {
+  return coding === 'br'
+    ? zlib.brotliCompressSync(json, dynamicCompression.brotli)
+    : zlib.gzipSync(json, dynamicCompression.gzip);
+}
+
+/** Keeps `json` in the form `request` accepts. */
+export function keepPage(request: FastifyRequest, json: string): KeptPage {
+  const coding = preferredCoding(request);
+  return coding === 'identity'
+    ? { encoded: {}, json }
+    : { encoded: { [coding]: encodePage(json, coding) } };
+}
+
+function pageText(kept: KeptPage): string {
+  if (kept.json !== undefined) return kept.json;
+  if (kept.encoded.br) return zlib.brotliDecompressSync(kept.encoded.br).toString('utf8');
+  return zlib.gunzipSync(kept.encoded.gzip!).toString('utf8');
+}
+
+/** Sends a kept page in the coding the request accepts, made from another form the first time. */
+export function sendKeptPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kept: KeptPage,
+): FastifyReply {
+  const vary = reply.getHeader('vary');
+  reply
+    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+    .type('application/json; charset=utf-8');
+  const coding = preferredCoding(request);
+  if (coding === 'identity') return reply.send(pageText(kept));
+  const encoded = (kept.encoded[coding] ??= encodePage(pageText(kept), coding));
+  // Once compressed, the JSON itself is no longer kept.
+  delete kept.json;
+  return reply.header('content-encoding', coding).send(encoded);
 }

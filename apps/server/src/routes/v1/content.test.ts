@@ -409,6 +409,19 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
         expect(decode(again)).toEqual(sent);
       }
 
+      // Kept in the coding its first request accepted, and sent in any other from it.
+      for (const [q, first] of [
+        ['nap', 'gzip'],
+        ['dancing', 'identity'],
+      ]) {
+        const made = await getEncoded(`/v1/gifs/search?q=${q}`, first!);
+        const page = decode(made);
+        expect(page.data).not.toEqual([]);
+        for (const encoding of ['identity', 'br', 'gzip', first!]) {
+          expect(decode(await getEncoded(`/v1/gifs/search?q=${q}`, encoding))).toEqual(page);
+        }
+      }
+
       // Another page, size or rating is another answer.
       const second = decode(await getEncoded('/v1/gifs/search?q=cat&limit=2&offset=2', 'br'));
       expect(second.data.map((item) => item.id)).toEqual([id.catNap]);

@@ -25,8 +25,8 @@ import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { VersionedCache } from '../../catalog/query/versioned-cache.ts';
 import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
-import { keepJson, keepPageJson, sendKeptJson } from '../../plugins/compression.ts';
-import type { KeptJson } from '../../plugins/compression.ts';
+import { keepJson, keepPage, sendKeptJson, sendKeptPage } from '../../plugins/compression.ts';
+import type { KeptJson, KeptPage } from '../../plugins/compression.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { requesterOf } from '../../catalog/requester.ts';
 import { searchTextItemIds } from '../../catalog/text/text-search.ts';
@@ -57,10 +57,10 @@ const itemList = { 200: itemListEnvelopeSchema, ...giphyErrorResponses };
 const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
 
 /**
- * Search pages kept as sent: about 165 KB of JSON and 28 KB of Brotli each, so at most about
- * 20 MB.
+ * Search pages kept as sent, compressed (KeptPage): about 28 KB each in Brotli, 35 KB in gzip,
+ * so some 15 to 30 MB.
  */
-const searchPagesKept = 100;
+const searchPagesKept = 500;
 
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -74,7 +74,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', () => searchQueries.flush());
   // Pages of search results as sent (docs/catalog.md, "Caches and versions"): each follows
   // catalog_version, and popularity as slowly as the rankings and item JSON it is made of.
-  const searchPages = new VersionedCache<{ envelope: KeptJson; totalCount: number }>({
+  const searchPages = new VersionedCache<{ envelope: KeptPage; totalCount: number }>({
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
   });
@@ -147,10 +147,10 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           const page = await searchItemIds(deps, options);
           const data = await serializeItemsJson(deps, page.rows);
           const json = listEnvelopeJson(data, page.totalCount, params.offset);
-          return { envelope: keepPageJson(json), totalCount: page.totalCount };
+          return { envelope: keepPage(request, json), totalCount: page.totalCount };
         });
         recordSearch(kept.totalCount);
-        return sendKeptJson(request, reply, kept.envelope);
+        return sendKeptPage(request, reply, kept.envelope);
       },
     );
   }
