@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import { createTestDatabase } from '../../test-support/database.ts';
 import type { TestDatabase } from '../../test-support/database.ts';
-import { stemSliceSql } from './popularity-slices.ts';
+import { loadConfig } from '../../config/env.ts';
+import type { CatalogDeps } from './items.ts';
+import { createPopularityScales, stemSliceSql } from './popularity-slices.ts';
 import type { Slice } from './popularity-slices.ts';
 
 /**
@@ -112,5 +114,75 @@ describe('matching a slice by stem-and-tier keys', () => {
     expect(
       stemSliceSql(sql`'apple'::tsquery`, { lower: 10, upper: undefined }, ['gif', 'sticker']),
     ).toBe(undefined);
+  });
+});
+
+/**
+ * A scale is remade when it is old, or when the catalog it was made from grew or shrank: not
+ * for every change, since a sample at a million items, made beside a request, delays it.
+ */
+describe('popularity scales', () => {
+  let database: TestDatabase;
+  let deps: CatalogDeps;
+  let clock = 0;
+  const scales = createPopularityScales({ now: () => clock });
+  const types = ['gif'] as const;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    deps = { database, config: loadConfig({}, '/srv/sticky') };
+    await insertCatalogItems(
+      database,
+      Array.from({ length: 20 }, (_, index) => ({
+        title: `Item ${index}`,
+        trendScore: index,
+        renditions: 'none' as const,
+      })),
+    );
+  });
+  afterAll(async () => {
+    await scales.whenIdle();
+    await database?.destroy();
+  });
+
+  /** The scale as read at `version`, once what that read started in the background is done. */
+  const settle = async (version: number) => {
+    await scales.read(deps, types, version);
+    await scales.whenIdle();
+    return scales.read(deps, types, version);
+  };
+
+  it('keeps its scale through changes that leave the catalog about its size', async () => {
+    const first = await scales.read(deps, types, 1);
+    expect(first.total).toBe(20);
+    // A change, seen before it is 30 s old and after: nothing to remake.
+    clock += 5_000;
+    expect(await settle(2)).toBe(first);
+    clock += 30_000;
+    await database.db.execute(sql`UPDATE items SET title = 'Renamed' WHERE title = 'Item 3'`);
+    expect(await settle(3)).toBe(first);
+    await insertCatalogItems(database, [{ title: 'One more', renditions: 'none' }]);
+    clock += 31_000;
+    expect(await settle(4)).toBe(first);
+  });
+
+  it('is remade once the catalog grew by more than a tenth, and when it is ten minutes old', async () => {
+    const before = await scales.read(deps, types, 4);
+    await insertCatalogItems(
+      database,
+      Array.from({ length: 10 }, (_, index) => ({
+        title: `Imported ${index}`,
+        renditions: 'none' as const,
+      })),
+    );
+    clock += 31_000;
+    const grown = await settle(5);
+    expect(grown).not.toBe(before);
+    expect(grown.total).toBe(31);
+
+    clock += 10 * 60_000 + 1;
+    const aged = await settle(5);
+    expect(aged).not.toBe(grown);
+    expect(aged.total).toBe(31);
   });
 });
