@@ -60,6 +60,22 @@ const keptCompression = {
   gzip: { level: 6 },
 } as const;
 
+/** The coding an answer goes out in: Brotli, else gzip, else none. */
+type Coding = 'br' | 'gzip' | 'identity';
+
+function chooseCoding(request: FastifyRequest): Coding {
+  const accepted = acceptedEncodings(request);
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
+}
+
+/** A kept answer is JSON whose bytes depend on Accept-Encoding. */
+function typeKeptAnswer(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  reply
+    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+    .type('application/json; charset=utf-8');
+}
+
 /**
  * Sends a kept answer (a trending page everyone asks for) compressed as the request accepts,
  * compressing it once for every request while it is kept: at a few thousand requests a
@@ -70,23 +86,15 @@ export async function sendKeptJson(
   reply: FastifyReply,
   kept: KeptJson,
 ): Promise<FastifyReply> {
-  const vary = reply.getHeader('vary');
-  reply
-    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
-    .type('application/json; charset=utf-8');
-  const accepted = acceptedEncodings(request);
-  if (accepted.has('br')) {
-    kept.encoded.br ??= brotliCompress(kept.json, keptCompression.brotli);
-    return reply.header('content-encoding', 'br').send(await kept.encoded.br);
-  }
-  if (accepted.has('gzip')) {
-    kept.encoded.gzip ??= gzip(kept.json, keptCompression.gzip);
-    return reply.header('content-encoding', 'gzip').send(await kept.encoded.gzip);
-  }
-  return reply.send(kept.json);
+  typeKeptAnswer(reply);
+  const coding = chooseCoding(request);
+  if (coding === 'identity') return reply.send(kept.json);
+  kept.encoded[coding] ??=
+    coding === 'br'
+      ? brotliCompress(kept.json, keptCompression.brotli)
+      : gzip(kept.json, keptCompression.gzip);
+  return reply.header('content-encoding', coding).send(await kept.encoded[coding]);
 }
-
-type PageCoding = 'br' | 'gzip' | 'identity';
 
 /**
  * A kept answer of which many are kept (pages of search results), stored compressed only:
@@ -96,17 +104,12 @@ type PageCoding = 'br' | 'gzip' | 'identity';
  * time a request asks for one (docs/api.md, "Kept answers").
  */
 export interface KeptPage {
-  encoded: Partial<Record<Exclude<PageCoding, 'identity'>, Buffer>>;
+  encoded: Partial<Record<Exclude<Coding, 'identity'>, Buffer>>;
   /** Only while no compressed form is: a first request that accepted none. */
   json?: string;
 }
 
-function preferredCoding(request: FastifyRequest): PageCoding {
-  const accepted = acceptedEncodings(request);
-  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
-}
-
-function encodePage(json: string, coding: Exclude<PageCoding, 'identity'>): Buffer {
+function encodePage(json: string, coding: Exclude<Coding, 'identity'>): Buffer {
   return coding === 'br'
     ? zlib.brotliCompressSync(json, dynamicCompression.brotli)
     : zlib.gzipSync(json, dynamicCompression.gzip);
@@ -114,7 +117,7 @@ function encodePage(json: string, coding: Exclude<PageCoding, 'identity'>): Buff
 
 /** Keeps `json` in the form `request` accepts. */
 export function keepPage(request: FastifyRequest, json: string): KeptPage {
-  const coding = preferredCoding(request);
+  const coding = chooseCoding(request);
   return coding === 'identity'
     ? { encoded: {}, json }
     : { encoded: { [coding]: encodePage(json, coding) } };
@@ -132,11 +135,8 @@ export function sendKeptPage(
   reply: FastifyReply,
   kept: KeptPage,
 ): FastifyReply {
-  const vary = reply.getHeader('vary');
-  reply
-    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
-    .type('application/json; charset=utf-8');
-  const coding = preferredCoding(request);
+  typeKeptAnswer(reply);
+  const coding = chooseCoding(request);
   if (coding === 'identity') return reply.send(pageText(kept));
   const encoded = (kept.encoded[coding] ??= encodePage(pageText(kept), coding));
   // Once compressed, the JSON itself is no longer kept.
