@@ -21,7 +21,7 @@ import type { CatalogDeps, ItemType } from './items.ts';
 export interface PopularityScale {
   /** Sampled tiers, highest first. */
   tiers: number[];
-  /** The listable items the sample stands for. */
+  /** The listable items the sample stands for, exact (catalog_counts). */
   total: number;
   /** The share of items that have a word or tag, for the common ones (column statistics). */
   frequencies: Frequencies;
@@ -158,11 +158,13 @@ async function sampleScale(
   types: readonly ItemType[] | undefined,
 ): Promise<PopularityScale> {
   const { db } = deps.database;
-  // The planner's row estimate of items: free, and close enough to size the sample.
-  const estimate = await db.execute<{ rows: string }>(
-    sql`SELECT greatest(reltuples, 0)::bigint AS rows FROM pg_class WHERE oid = 'items'::regclass`,
+  // The planner's row estimate of items, free and close enough to size the sample, and how
+  // many the sample stands for, exact.
+  const sizes = await db.execute<{ rows: string; listed: string }>(
+    sql`SELECT greatest(reltuples, 0)::bigint AS rows, (${listedSql(types)}) AS listed
+        FROM pg_class WHERE oid = 'items'::regclass`,
   );
-  const estimatedRows = Number(estimate.rows[0]?.rows ?? 0);
+  const estimatedRows = Number(sizes.rows[0]?.rows ?? 0);
   const percent = estimatedRows > sampleRows ? (100 * sampleRows) / estimatedRows : 100;
   // SYSTEM sampling reads whole pages, a few hundred of them at a million items; a full read
   // when the catalog is small, so small catalogs get an exact scale.
@@ -171,25 +173,28 @@ async function sampleScale(
     SELECT popularity_tier AS tier FROM items ${sampling}
     WHERE is_indexable AND NOT is_dynamic${types ? sql` AND type IN (${typeListSql(types)})` : sql``}
     ORDER BY 1 DESC`);
-  const tiers = result.rows.map((row) => Number(row.tier));
   return {
-    tiers,
-    total: Math.round((tiers.length * 100) / percent),
+    tiers: result.rows.map((row) => Number(row.tier)),
+    total: Number(sizes.rows[0]?.listed ?? 0),
     frequencies: await readFrequencies(deps),
   };
 }
 
 /**
- * The listable items of some types (all for undefined), as the catalog's counts keep them
- * (catalog_counts, migration 0004): a handful of rows, exact, and free beside a sample.
+ * How many items of some types (all for undefined) are listable, as the catalog's counts keep
+ * them (catalog_counts, migration 0004, with the sample's condition): a handful of rows, exact.
  */
+const listedSql = (types: readonly ItemType[] | undefined) =>
+  sql`SELECT coalesce(sum(count), 0)::bigint FROM catalog_counts
+    ${types ? sql`WHERE type IN (${typeListSql(types)})` : sql``}`;
+
 async function countListed(
   deps: CatalogDeps,
   types: readonly ItemType[] | undefined,
 ): Promise<number> {
-  const result = await deps.database.db.execute<{ listed: string }>(sql`
-    SELECT coalesce(sum(count), 0)::bigint AS listed FROM catalog_counts
-    ${types ? sql`WHERE type IN (${typeListSql(types)})` : sql``}`);
+  const result = await deps.database.db.execute<{ listed: string }>(
+    sql`SELECT (${listedSql(types)}) AS listed`,
+  );
   return Number(result.rows[0]?.listed ?? 0);
 }
 
@@ -217,8 +222,6 @@ export function createPopularityScales(options: { now?: () => number } = {}): Po
       madeAt: number;
       /** The catalog version it was made or last found good under. */
       catalogVersion: number | undefined;
-      /** The listable items when it was made (countListed). */
-      listed: number;
       checkedAt: number;
     }
   >();
@@ -237,10 +240,10 @@ export function createPopularityScales(options: { now?: () => number } = {}): Po
   ) => {
     const inFlight = making.get(key);
     if (inFlight) return inFlight;
-    const made = Promise.all([sampleScale(deps, types), countListed(deps, types)])
-      .then(([scale, listed]) => {
+    const made = sampleScale(deps, types)
+      .then((scale) => {
         const madeAt = now();
-        kept.set(key, { scale, madeAt, catalogVersion, listed, checkedAt: madeAt });
+        kept.set(key, { scale, madeAt, catalogVersion, checkedAt: madeAt });
         return scale;
       })
       .finally(() => making.delete(key));
@@ -263,7 +266,7 @@ export function createPopularityScales(options: { now?: () => number } = {}): Po
         entry.checkedAt = now();
         inBackground(
           countListed(deps, types).then(async (listed) => {
-            if (Math.abs(listed - entry.listed) > entry.listed * remakeShare) {
+            if (Math.abs(listed - entry.scale.total) > entry.scale.total * remakeShare) {
               await make(key, deps, types, catalogVersion);
             } else {
               entry.catalogVersion = catalogVersion;
