@@ -371,8 +371,10 @@ function scoredMatchesSql(
  * What a search's ranking depends on besides the catalog: two searches with the same key get
  * the same ids in the same order ("Happy  cat" and "happy cat" alike).
  */
-export function searchRankingKey(options: Omit<SearchOptions, 'limit' | 'offset'>): string {
-  const query = prepareQuery(options.q);
+export function searchRankingKey(
+  options: Omit<SearchOptions, 'limit' | 'offset'>,
+  query: PreparedQuery = prepareQuery(options.q),
+): string {
   return JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
 }
 
@@ -394,7 +396,7 @@ export async function searchItemIds(
   const query = prepareQuery(options.q);
   if (query.normalized === '') return { rows: [], totalCount: 0 };
   const end = options.offset + options.limit;
-  const key = searchRankingKey(options);
+  const key = searchRankingKey(options, query);
   const versions = await deps.services.versions.read();
   const page = (ranking: Ranking): Page<string> => ({
     rows: ranking.rows.slice(options.offset, end),
