@@ -17,26 +17,6 @@ export function hasSearchOperators(normalized: string): boolean {
   return /(^|\s)or(\s|$)/.test(normalized) || /(^|\s)-\S/.test(normalized);
 }
 
-/**
- * Counts a search for `trending/searches`: once per person, normalized query and UTC day, and
- * only the first page of a search that found something (typos and later pages are not
- * interest), never a query with operators. The day is this server's UTC date, so the recorder
- * below knows which counts it already wrote. The count is a statistic, so its commit does not
- * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
- * never waits on an fsync. One statement, so one round trip and no connection held across
- * several: `set_config(…, true)` lasts for the statement's own transaction, which is when the
- * commit reads it. Prepared, since nearly every search runs it (docs/architecture.md,
- * "Runtime").
- */
-export async function recordSearchQuery(
-  deps: SearchActivityDeps,
-  q: string,
-  requester: Requester,
-): Promise<void> {
-  const count = searchCountOf(deps, q, requester);
-  if (count) await writeSearchCount(deps, count);
-}
-
 /** One person's search of one query on one UTC day: what is counted once. */
 interface SearchCount {
   normalized: string;
@@ -51,7 +31,7 @@ function searchCountOf(
   deps: SearchActivityDeps,
   q: string,
   requester: Requester,
-  now: Date = new Date(),
+  now: Date,
 ): SearchCount | undefined {
   const normalized = prepareQuery(q).normalized;
   if (normalized === '' || hasSearchOperators(normalized)) return undefined;
@@ -62,6 +42,17 @@ function searchCountOf(
   };
 }
 
+/**
+ * Writes a search's count for `trending/searches`: once per person, normalized query and UTC
+ * day, and only the first page of a search that found something (typos and later pages are not
+ * interest), never a query with operators. The day is this server's UTC date, so the recorder
+ * below knows which counts it already wrote. The count is a statistic, so its commit does not
+ * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
+ * never waits on an fsync. One statement, so one round trip and no connection held across
+ * several: `set_config(…, true)` lasts for the statement's own transaction, which is when the
+ * commit reads it. Prepared, since nearly every search runs it (docs/architecture.md,
+ * "Runtime").
+ */
 async function writeSearchCount(deps: SearchActivityDeps, count: SearchCount): Promise<void> {
   await executePrepared(
     deps.database.db,
@@ -89,7 +80,7 @@ const searchCountsRemembered = 10_000;
 /** Search counts on their way to the database: the reply does not wait for them. */
 export interface SearchQueryRecorder {
   /**
-   * Starts counting a search (recordSearchQuery) once `after` settles, fulfilled or not (its
+   * Starts counting a search (writeSearchCount) once `after` settles, fulfilled or not (its
    * answer sent, or its client gone); a failure goes to `onError`.
    */
   record: (
