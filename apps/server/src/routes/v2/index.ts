@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { GiphyItem, Rating, TenorContentFilter } from '@sticky/contracts';
+import type { GiphyItem, Rating, TenorContentFilter, TenorResult } from '@sticky/contracts';
 import {
   limits,
   tenorErrorSchema,
@@ -14,19 +14,24 @@ import {
   tenorTermParamsSchema,
   tenorTermsSchema,
 } from '@sticky/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordItemEvent } from '../../catalog/activity/item-events.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { listCategories } from '../../catalog/query/categories.ts';
 import type { ItemType } from '../../catalog/query/items.ts';
-import { searchItemIds } from '../../catalog/query/search.ts';
+import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
 import { serializeItemsJson } from '../../catalog/query/item-json.ts';
+import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
+import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
+import { VersionedCache } from '../../catalog/query/versioned-cache.ts';
 import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsWith } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
+import { keepPage, sendKeptPage } from '../../plugins/compression.ts';
+import type { KeptPage } from '../../plugins/compression.ts';
 import { markAsApi } from '../../plugins/host-check.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
@@ -92,44 +97,112 @@ const aspectRatioRanges = {
 } as const;
 
 interface PageShaping {
+  media_filter?: string[];
   ar_range?: keyof typeof aspectRatioRanges;
   random?: boolean;
 }
 
 /**
- * A page as Tenor answers it: items outside `ar_range` left out (the page may hold fewer than
- * `limit`; `next` still follows the full list, so paging never skips), in a random order when
- * `random` (within the page: `pos` stays an offset into the same list).
+ * A page of Tenor results as made once for every way of asking for it: each item with every
+ * format it has (media_filter picks per request) and its aspect ratio (ar_range keeps per
+ * request). Kept while what it was made from is, so asking again reads nothing
+ * (docs/api.md, "Kept answers").
  */
-async function toResults(
+interface TenorPage {
+  entries: Array<{ result: TenorResult; ratio: number }>;
+  next: string;
+  /** The answers sent in order (not shuffled), compressed, per media_filter and ar_range. */
+  answers: Map<string, KeptPage>;
+}
+
+/** Compressed answers kept per page: the usual few ways an app asks for it. */
+const answersPerPage = 4;
+
+/**
+ * Pages of search results kept: a page of 25 is about 30 KB of JSON (8 KB in Brotli) at the
+ * bench's million items, so some 20 to 40 MB with their kept answers.
+ */
+const searchPagesKept = 500;
+
+async function makeTenorPage(
   deps: CatalogDeps,
   items: GiphyItem[],
-  mediaFilter: string[] | undefined,
   next: string,
-  shaping: PageShaping = {},
-) {
+): Promise<TenorPage> {
+  const tenorSizes = await loadTenorSizes(
+    deps,
+    items.map((item) => item.id),
+  );
+  return {
+    entries: items.map((item) => ({
+      result: toTenorResult(item, undefined, tenorSizes),
+      ratio: Number(item.images.original.width) / Number(item.images.original.height),
+    })),
+    next,
+    answers: new Map(),
+  };
+}
+
+/**
+ * A page as Tenor answers it: items outside `ar_range` left out (the page may hold fewer than
+ * `limit`; `next` still follows the full list, so paging never skips), in a random order when
+ * `random` (within the page: `pos` stays an offset into the same list), each with the formats
+ * `media_filter` names.
+ */
+function shapeTenorPage(page: TenorPage, shaping: PageShaping) {
   const [low, high] = aspectRatioRanges[shaping.ar_range ?? 'all'];
-  const kept = items.filter((item) => {
-    const ratio = Number(item.images.original.width) / Number(item.images.original.height);
-    return ratio >= low && ratio <= high;
-  });
+  const kept = page.entries.filter(({ ratio }) => ratio >= low && ratio <= high);
   if (shaping.random) {
     for (let index = kept.length - 1; index > 0; index -= 1) {
       const other = randomInt(index + 1);
       [kept[index], kept[other]] = [kept[other]!, kept[index]!];
     }
   }
-  const tenorSizes = await loadTenorSizes(
-    deps,
-    kept.map((item) => item.id),
+  const filter = shaping.media_filter;
+  const results = kept.map(({ result }) =>
+    filter
+      ? {
+          ...result,
+          media_formats: Object.fromEntries(
+            Object.entries(result.media_formats).filter(([name]) => filter.includes(name)),
+          ),
+        }
+      : result,
   );
-  return { results: kept.map((item) => toTenorResult(item, mediaFilter, tenorSizes)), next };
+  return { results, next: page.next };
+}
+
+/**
+ * Sends a page shaped as the request asks. In order (not `random`), the answer itself is kept
+ * with the page, compressed, for the next request that asks for it the same way.
+ */
+function sendTenorPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: TenorPage,
+  shaping: PageShaping,
+) {
+  if (shaping.random) return shapeTenorPage(page, shaping);
+  const key = JSON.stringify([shaping.media_filter ?? null, shaping.ar_range ?? 'all']);
+  let answer = page.answers.get(key);
+  if (!answer) {
+    answer = keepPage(request, JSON.stringify(shapeTenorPage(page, shaping)));
+    if (page.answers.size < answersPerPage) page.answers.set(key, answer);
+  }
+  return sendKeptPage(request, reply, answer);
 }
 
 const results = { 200: tenorResultsSchema, ...tenorErrorResponses };
 
 const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
+  // Featured pages, made once from each kept trending page; each goes when that page does.
+  const featuredPages = new WeakMap<TrendingPage, TenorPage>();
+  const searchPages = new VersionedCache<TenorPage>({
+    maxEntries: searchPagesKept,
+    popularityMaxAgeMs: slowPopularityMaxAgeMs,
+  });
+  app.addHook('onClose', () => searchPages.clear());
 
   app.get(
     '/featured',
@@ -140,25 +213,25 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: results,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const params = request.query;
       const types = typesOf(params.searchfilter);
       const offset = Number(params.pos ?? 0);
       if (types.length === 0) return { results: [], next: '' };
-      const page = await readTrendingPage(deps, {
+      // Kept while the trending page it is made from is (trending-pages.ts), as /v1's envelope.
+      const trending = await readTrendingPage(deps, {
         types,
         rating: ratingByContentFilter[params.contentfilter],
         limit: params.limit,
         offset,
       });
-      const items = JSON.parse(page.data.json) as GiphyItem[];
-      return toResults(
-        deps,
-        items,
-        params.media_filter,
-        nextPos(offset, items.length, page.totalCount),
-        params,
-      );
+      let page = featuredPages.get(trending);
+      if (!page) {
+        const items = JSON.parse(trending.data.json) as GiphyItem[];
+        page = await makeTenorPage(deps, items, nextPos(offset, items.length, trending.totalCount));
+        featuredPages.set(trending, page);
+      }
+      return sendTenorPage(request, reply, page, params);
     },
   );
 
@@ -171,27 +244,31 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         response: results,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const params = request.query;
       const types = typesOf(params.searchfilter);
       const offset = Number(params.pos ?? 0);
       if (types.length === 0) return { results: [], next: '' };
-      const page = await searchItemIds(deps, {
+      const options = {
         q: params.q,
         types,
         rating: ratingByContentFilter[params.contentfilter],
         limit: params.limit,
         offset,
+      };
+      // Kept as /v1's search pages are (docs/catalog.md, "Caches and versions").
+      const key = JSON.stringify([searchRankingKey(options), offset, params.limit]);
+      const versions = await deps.services.versions.read();
+      const page = await searchPages.getOrMake(key, versions, async () => {
+        const ranked = await searchItemIds(deps, options);
+        const data = await serializeItemsJson(deps, ranked.rows);
+        return makeTenorPage(
+          deps,
+          JSON.parse(data.json) as GiphyItem[],
+          nextPos(offset, ranked.rows.length, ranked.totalCount),
+        );
       });
-      const data = await serializeItemsJson(deps, page.rows);
-      const items = JSON.parse(data.json) as GiphyItem[];
-      return toResults(
-        deps,
-        items,
-        params.media_filter,
-        nextPos(offset, page.rows.length, page.totalCount),
-        params,
-      );
+      return sendTenorPage(request, reply, page, params);
     },
   );
 
@@ -208,7 +285,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       const params = request.query;
       const data = await serializeItemsJson(deps, params.ids);
       const items = JSON.parse(data.json) as GiphyItem[];
-      return toResults(deps, items, params.media_filter, '');
+      return shapeTenorPage(await makeTenorPage(deps, items, ''), params);
     },
   );
 

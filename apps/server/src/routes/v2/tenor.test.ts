@@ -1,9 +1,12 @@
 import { tenorErrorSchema, tenorResultsSchema } from '@sticky/contracts';
+import { eq } from 'drizzle-orm';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renditions } from '../../db/schema.ts';
+import { items, renditions } from '../../db/schema.ts';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCategory } from '../../test-support/catalog-fixtures.ts';
+import { recordStatements } from '../../test-support/database.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 describe('/v2 (Tenor v2)', () => {
@@ -271,6 +274,80 @@ describe('/v2 (Tenor v2)', () => {
       headers: { origin: 'https://chat.example' },
     });
     expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers a featured or search page asked again from what it kept, in every coding, until the catalog changes', async () => {
+    const key = 'key=tenor-key-0123456789abcdefghijklmnopq';
+    const [id] = (await insertCatalogItems(testApp.database, [
+      { title: 'Kept walrus', tags: ['keptwalrus'], trendScore: 1_000, hasMp4: true },
+    ])) as [string];
+    const ask = async (url: string, encoding: string) => {
+      const response = await testApp.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(response.statusCode, url).toBe(200);
+      const coding = response.headers['content-encoding'];
+      expect(coding).toBe(encoding === 'identity' ? undefined : encoding);
+      const raw = response.rawPayload;
+      const text =
+        coding === 'br'
+          ? zlib.brotliDecompressSync(raw)
+          : coding === 'gzip'
+            ? zlib.gunzipSync(raw)
+            : raw;
+      return tenorResultsSchema.parse(JSON.parse(text.toString('utf8')));
+    };
+    /** The catalog's tables that asking for `url` reads. */
+    const catalogReads = async (url: string) =>
+      (await recordStatements(testApp.database, () => ask(url, 'br')))
+        .map(({ text }) => text)
+        .filter((text) => /\b(items|item_documents|renditions|search_terms)\b/.test(text));
+
+    for (const url of [`/v2/search?${key}&q=keptwalrus`, `/v2/featured?${key}&limit=3`]) {
+      const first = await ask(url, 'gzip');
+      expect(first.results[0]?.id).toBe(id);
+      // Its Tenor sizes are not made yet: tinygif is the nearest GIPHY size.
+      expect(first.results[0]?.media_formats.tinygif?.url).not.toMatch(/\/tiny\.gif$/);
+      // Once the server knows the catalog's version, the page is sent from memory.
+      await expect.poll(() => catalogReads(url)).toEqual([]);
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        expect(await ask(url, encoding)).toEqual(first);
+      }
+      // Shaped per request from the kept page: formats, aspect ratios, order.
+      const filtered = await ask(`${url}&media_filter=gif`, 'br');
+      expect(filtered.results.map((result) => Object.keys(result.media_formats))).toEqual(
+        first.results.map(() => ['gif']),
+      );
+      expect(
+        (await ask(`${url}&random=true`, 'br')).results.map((result) => result.id).sort(),
+      ).toEqual(first.results.map((result) => result.id).sort());
+    }
+
+    // Its Tenor-sized GIF made later, then a new title: each shows on the next request.
+    const path = `${id.slice(0, 2)}/${id}/tiny.gif`;
+    await testApp.database.db.insert(renditions).values({
+      itemId: id,
+      name: 'tiny',
+      format: 'gif',
+      width: 220,
+      height: 165,
+      bytes: 99,
+      path,
+    });
+    await testApp.database.db
+      .update(items)
+      .set({ title: 'Kept walrus, renamed' })
+      .where(eq(items.id, id));
+    for (const url of [`/v2/search?${key}&q=keptwalrus`, `/v2/featured?${key}&limit=3`]) {
+      await expect
+        .poll(async () => {
+          const [result] = (await ask(url, 'br')).results;
+          return [result?.title, result?.media_formats.tinygif?.url.endsWith('/tiny.gif')];
+        })
+        .toEqual(['Kept walrus, renamed', true]);
+    }
   });
 
   it('completes terms, shows featured categories with an image, and registers a share', async () => {
