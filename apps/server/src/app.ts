@@ -11,6 +11,7 @@ import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
 import { hostCheckPlugin } from './plugins/host-check.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { requestLogPlugin } from './plugins/request-log.ts';
 import { routeInventoryPlugin } from './plugins/route-inventory.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionsPlugin } from './plugins/session.ts';
@@ -63,6 +64,8 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
       : { logger: (options.logger as FastifyServerOptions['logger']) ?? false };
   const app = Fastify({
     ...loggerOption,
+    // Logged in one line per request instead (plugins/request-log.ts).
+    disableRequestLogging: true,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     // Only the proxies the operator names may set the client's address (docs/security.md).
     trustProxy:
@@ -87,6 +90,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   // Errors outside the APIs (health, the web app): /api's envelope.
   answerErrorsAsApi(app, { isNotFoundToo: false });
 
+  await app.register(requestLogPlugin);
   await app.register(routeInventoryPlugin);
   await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);
