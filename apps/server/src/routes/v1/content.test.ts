@@ -95,6 +95,31 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
     expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
     return listSchema.parse(response.json());
   };
+  /** An answer as a client that accepts `encoding` gets it, for `decode`. */
+  const getEncoded = (url: string, encoding: string, headers: Record<string, string> = {}) =>
+    testApp.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie, 'accept-encoding': encoding, ...headers },
+    });
+  const decode = (response: Awaited<ReturnType<typeof getEncoded>>) => {
+    const coding = response.headers['content-encoding'];
+    const raw = response.rawPayload;
+    const text =
+      coding === 'br'
+        ? zlib.brotliDecompressSync(raw)
+        : coding === 'gzip'
+          ? zlib.gunzipSync(raw)
+          : raw;
+    return listSchema.parse(JSON.parse(text.toString('utf8')));
+  };
+  /** The catalog's tables that the statements `run` sends read (not the search's count). */
+  const catalogReads = async (run: () => Promise<unknown>) =>
+    (await recordStatements(testApp.database, run))
+      .map(({ text }) => text)
+      .filter((text) =>
+        /\b(items|item_documents|renditions|search_terms|related_\w+)\b/.test(text),
+      );
   const expectError = async (url: string, status: number, msg: RegExp) => {
     const response = await get(url);
     expect(response.statusCode, url).toBe(status);
@@ -363,29 +388,6 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
   describe('kept search pages', () => {
     useFreshCatalog();
 
-    const getEncoded = (url: string, encoding: string, headers: Record<string, string> = {}) =>
-      testApp.app.inject({
-        method: 'GET',
-        url,
-        headers: { cookie, 'accept-encoding': encoding, ...headers },
-      });
-    const decode = (response: Awaited<ReturnType<typeof getEncoded>>) => {
-      const coding = response.headers['content-encoding'];
-      const raw = response.rawPayload;
-      const text =
-        coding === 'br'
-          ? zlib.brotliDecompressSync(raw)
-          : coding === 'gzip'
-            ? zlib.gunzipSync(raw)
-            : raw;
-      return listSchema.parse(JSON.parse(text.toString('utf8')));
-    };
-    /** The catalog's tables that the statements `run` sends read (not the search's count). */
-    const catalogReads = async (run: () => Promise<unknown>) =>
-      (await recordStatements(testApp.database, run))
-        .map(({ text }) => text)
-        .filter((text) => /\b(items|item_documents|renditions|search_terms)\b/.test(text));
-
     it('serves a search asked again as the page it sent, in every coding, without reading the catalog', async () => {
       const url = '/v1/gifs/search?q=cat&limit=2';
       const first = await getEncoded(url, 'br, gzip');
@@ -564,6 +566,35 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       expect(page.data.map((item) => item.id)).toEqual(ids.slice(1, 3));
       const stickers = await list(`/v1/stickers/related?gif_id=${id.dancingCat}`);
       expect(stickers.data.map((item) => item.id)).toEqual([id.catSticker]);
+    });
+
+    it('serves a related page asked again as it sent it, in every coding, until an item in it changes', async () => {
+      const url = `/v1/gifs/related?gif_id=${id.dancingCat}&limit=3`;
+      const first = await getEncoded(url, 'br, gzip');
+      expect(first.headers['content-encoding']).toBe('br');
+      const sent = decode(first);
+      expect(sent.data).toHaveLength(3);
+      // Once the server knows the catalog's version, the same page reads nothing, response_id
+      // included, in any coding.
+      await expect.poll(() => catalogReads(() => getEncoded(url, 'br'))).toEqual([]);
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        expect(decode(await getEncoded(url, encoding))).toEqual(sent);
+      }
+      // Another page, size, rating or type is another answer.
+      const next = decode(await getEncoded(`${url}&offset=3`, 'br'));
+      expect(next.pagination.offset).toBe(3);
+      expect(next.data.map((item) => item.id)).not.toContain(sent.data[0]!.id);
+      const stickers = decode(await getEncoded(url.replace('/gifs/', '/stickers/'), 'br'));
+      expect(stickers.data.map((item) => item.id)).toEqual([id.catSticker]);
+
+      // An edit of an item on the page shows on the next request.
+      const [top] = sent.data;
+      await testApp.database.db.execute(
+        sql`UPDATE items SET title = 'Renamed, still related' WHERE id = ${top!.id}`,
+      );
+      await expect
+        .poll(async () => decode(await getEncoded(url, 'br')).data.map((item) => item.title))
+        .toContain('Renamed, still related');
     });
 
     it('refuses a missing or unknown gif_id', async () => {

@@ -62,6 +62,9 @@ const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
  */
 const searchPagesKept = 500;
 
+/** Related pages kept as sent: the related row of the items people open most. */
+const relatedPagesKept = 500;
+
 /** Trending, search, by id, related, random, autocomplete and trending searches. */
 export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
@@ -79,6 +82,13 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
   });
   app.addHook('onClose', () => searchPages.clear());
+  // Related pages as sent, kept as search pages are: an item many open costs its related row
+  // once, then its bytes (compressing a page of 25 is most of what a kept ranking costs).
+  const relatedPages = new VersionedCache<KeptPage>({
+    maxEntries: relatedPagesKept,
+    popularityMaxAgeMs: slowPopularityMaxAgeMs,
+  });
+  app.addHook('onClose', () => relatedPages.clear());
 
   for (const segment of ['gifs', 'stickers', 'text'] as const) {
     const types = [itemTypeBySegment[segment]];
@@ -170,9 +180,20 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const params = request.query;
-        const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
-        const data = await serializeItemsJson(deps, page.rows);
-        return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
+        const key = JSON.stringify([
+          params.gif_id,
+          types,
+          params.rating ?? null,
+          params.offset,
+          params.limit,
+        ]);
+        const versions = await deps.services.versions.read();
+        const kept = await relatedPages.getOrMake(key, versions, async () => {
+          const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
+          const data = await serializeItemsJson(deps, page.rows);
+          return keepPage(request, listEnvelopeJson(data, page.totalCount, params.offset));
+        });
+        return sendKeptPage(request, reply, kept);
       },
     );
 
