@@ -315,27 +315,30 @@ function beforeAfterSearchTable(comparison: BeforeAfter, commit: string): string
       fmtRatio(figure.after[percentile] / figure.before[percentile], 3),
     ]);
   };
-  const trending = comparison.trendingC32;
+  const loadRows = (name: 'trending' | 'related', loads: BeforeAfter['trendingC32']) => [
+    [
+      `${endpointLabels[name]}, c=32, req/s${failed(loads.before.failures + loads.after.failures)}`,
+      fmtInt(loads.before.requestsPerSecond),
+      fmtInt(loads.after.requestsPerSecond),
+      fmtRatio(loads.after.requestsPerSecond / loads.before.requestsPerSecond, 3),
+    ],
+    [
+      `${endpointLabels[name]}, c=32, p99`,
+      `${fmtMs(loads.before.latencyMs.p99)} ms`,
+      `${fmtMs(loads.after.latencyMs.p99)} ms`,
+      fmtRatio(loads.after.latencyMs.p99 / loads.before.latencyMs.p99, 3),
+    ],
+  ];
   return (
     `**Before and after**: ${comparison.commit}'s server (before) and this commit's, ${commit} (after), each on its own database holding the same catalog, asked in turn ` +
-    "(cold: each path once, right after moving that server's `catalog_version`, after a first pass of the same paths that is not judged; trending: rounds of the mix at c=32 taken in turns, ours, before, before, ours):\n\n" +
+    `(cold: each path once, right after moving that server's \`catalog_version\`, after a first pass of the same paths that is not judged; trending${comparison.relatedC32 ? ' and related' : ''}: rounds of the mix at c=32 taken in turns, ours, before, before, ours):\n\n` +
     table(
       ['figure', `before (${comparison.commit})`, `after (${commit})`, 'after ÷ before'],
       [
         ...latencyRows('search', 'queries'),
         ...latencyRows('related', 'items'),
-        [
-          `${endpointLabels.trending}, c=32, req/s${failed(trending.before.failures + trending.after.failures)}`,
-          fmtInt(trending.before.requestsPerSecond),
-          fmtInt(trending.after.requestsPerSecond),
-          fmtRatio(trending.after.requestsPerSecond / trending.before.requestsPerSecond, 3),
-        ],
-        [
-          `${endpointLabels.trending}, c=32, p99`,
-          `${fmtMs(trending.before.latencyMs.p99)} ms`,
-          `${fmtMs(trending.after.latencyMs.p99)} ms`,
-          fmtRatio(trending.after.latencyMs.p99 / trending.before.latencyMs.p99, 3),
-        ],
+        ...loadRows('trending', comparison.trendingC32),
+        ...(comparison.relatedC32 ? loadRows('related', comparison.relatedC32) : []),
       ],
     )
   );

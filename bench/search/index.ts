@@ -106,6 +106,8 @@ export interface BeforeAfter {
   related: BeforeAfterLatency;
   /** The trending mix at c=32, in rounds taken in turns (ours, baseline, baseline, ours). */
   trendingC32: { before: LoadResult; after: LoadResult };
+  /** The related mix at c=32, repeating, likewise (runs before stop 42 have none). */
+  relatedC32?: { before: LoadResult; after: LoadResult };
 }
 
 export interface SearchBenchResult {
@@ -432,16 +434,24 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
       }
       let beforeAfter: BeforeAfter | undefined;
       if (before && coldBefore.search && coldBefore.related) {
-        const trendingC32 = await compareTrending(server, before, mix.trending, options);
+        const trendingC32 = await compareAtC32(server, before, mix.trending, options);
+        // The related mix asked over and over: the related rows of items many people open.
+        const relatedC32 = await compareAtC32(server, before, mix.related, options);
         beforeAfter = {
           commit: options.baseline!.commit,
           search: coldBefore.search,
           related: coldBefore.related,
           trendingC32,
+          relatedC32,
         };
-        log(
-          `search:   trending c=32, before/after: ${options.baseline!.commit} ${trendingC32.before.requestsPerSecond} req/s (p99 ${trendingC32.before.latencyMs.p99} ms); this commit ${trendingC32.after.requestsPerSecond} req/s (p99 ${trendingC32.after.latencyMs.p99} ms)`,
-        );
+        for (const [name, loads] of Object.entries({
+          trending: trendingC32,
+          related: relatedC32,
+        })) {
+          log(
+            `search:   ${name} c=32, before/after: ${options.baseline!.commit} ${loads.before.requestsPerSecond} req/s (p99 ${loads.before.latencyMs.p99} ms); this commit ${loads.after.requestsPerSecond} req/s (p99 ${loads.after.latencyMs.p99} ms)`,
+          );
+        }
       }
       results.push({
         items: growth.items,
@@ -488,11 +498,11 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
 }
 
 /**
- * The trending mix at c=32 on both servers in rounds taken in turns, ours, the baseline's, the
+ * A mix at c=32 on both servers in rounds taken in turns, ours, the baseline's, the
  * baseline's, ours, each half the usual duration, so a change of load on the machine during
  * the measurement weighs on both alike.
  */
-async function compareTrending(
+async function compareAtC32(
   after: BenchServer,
   before: BenchServer,
   paths: readonly string[],
