@@ -1,5 +1,6 @@
 import { apiErrorSchema, errorEnvelopeSchema, tenorErrorSchema } from '@sticky/contracts';
 import type { FastifyInstance } from 'fastify';
+import zlib from 'node:zlib';
 import { z } from 'zod';
 import type { RouteEntry } from '../plugins/route-inventory.ts';
 
@@ -151,4 +152,20 @@ export function assertEnvelope(
   if (error && error.message.trim() === '') {
     throw describeProblem(label, response, 'empty error message');
   }
+}
+
+/** An injected answer's body as text, decompressed as its Content-Encoding says. */
+export function decodeBody(response: {
+  headers: Record<string, unknown>;
+  rawPayload: Buffer;
+}): string {
+  const coding = response.headers['content-encoding'];
+  const raw = response.rawPayload;
+  const decoded =
+    coding === 'br'
+      ? zlib.brotliDecompressSync(raw)
+      : coding === 'gzip'
+        ? zlib.gunzipSync(raw)
+        : raw;
+  return decoded.toString('utf8');
 }

@@ -2,12 +2,12 @@ import { giphyItemSchema, listEnvelopeSchema, singleEnvelopeSchema } from '@stic
 import type { GiphyItem } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
 import { recordStatements } from '../../test-support/database.ts';
+import { decodeBody } from '../../test-support/envelopes.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 const listSchema = listEnvelopeSchema(giphyItemSchema);
@@ -102,17 +102,8 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       url,
       headers: { cookie, 'accept-encoding': encoding, ...headers },
     });
-  const decode = (response: Awaited<ReturnType<typeof getEncoded>>) => {
-    const coding = response.headers['content-encoding'];
-    const raw = response.rawPayload;
-    const text =
-      coding === 'br'
-        ? zlib.brotliDecompressSync(raw)
-        : coding === 'gzip'
-          ? zlib.gunzipSync(raw)
-          : raw;
-    return listSchema.parse(JSON.parse(text.toString('utf8')));
-  };
+  const decode = (response: Awaited<ReturnType<typeof getEncoded>>) =>
+    listSchema.parse(JSON.parse(decodeBody(response)));
   /** The catalog's tables that the statements `run` sends read (not the search's count). */
   const catalogReads = async (run: () => Promise<unknown>) =>
     (await recordStatements(testApp.database, run))

@@ -1,12 +1,12 @@
 import { tenorErrorSchema, tenorResultsSchema } from '@sticky/contracts';
 import { eq } from 'drizzle-orm';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { items, renditions } from '../../db/schema.ts';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCategory } from '../../test-support/catalog-fixtures.ts';
 import { recordStatements } from '../../test-support/database.ts';
+import { decodeBody } from '../../test-support/envelopes.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 describe('/v2 (Tenor v2)', () => {
@@ -290,14 +290,7 @@ describe('/v2 (Tenor v2)', () => {
       expect(response.statusCode, url).toBe(200);
       const coding = response.headers['content-encoding'];
       expect(coding).toBe(encoding === 'identity' ? undefined : encoding);
-      const raw = response.rawPayload;
-      const text =
-        coding === 'br'
-          ? zlib.brotliDecompressSync(raw)
-          : coding === 'gzip'
-            ? zlib.gunzipSync(raw)
-            : raw;
-      return tenorResultsSchema.parse(JSON.parse(text.toString('utf8')));
+      return tenorResultsSchema.parse(JSON.parse(decodeBody(response)));
     };
     /** The catalog's tables that asking for `url` reads. */
     const catalogReads = async (url: string) =>
