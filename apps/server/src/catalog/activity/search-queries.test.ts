@@ -192,7 +192,7 @@ describe('trending searches', () => {
       'cat',
       { userId: 'alice', address: '203.0.113.7' },
       (error) => errors.push(error),
-      sent,
+      () => sent,
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await countOf('cat')).toBe(0);
@@ -201,6 +201,20 @@ describe('trending searches', () => {
     await flushed;
     expect(await countOf('cat')).toBe(1);
     expect(errors).toEqual([]);
+
+    // The same person's repeat has nothing to write: it does not wait for its answer at all.
+    let waits = 0;
+    recorder.record(
+      'cat',
+      { userId: 'alice', address: '203.0.113.7' },
+      (error) => errors.push(error),
+      () => {
+        waits += 1;
+        return Promise.resolve();
+      },
+    );
+    await recorder.flush();
+    expect(waits).toBe(0);
   });
 
   it('does not record a query built with operators', async () => {

@@ -80,14 +80,15 @@ const searchCountsRemembered = 10_000;
 /** Search counts on their way to the database: the reply does not wait for them. */
 export interface SearchQueryRecorder {
   /**
-   * Starts counting a search (writeSearchCount) once `after` settles, fulfilled or not (its
-   * answer sent, or its client gone); a failure goes to `onError`.
+   * Starts counting a search (writeSearchCount) once what `after` returns settles, fulfilled
+   * or not (its answer sent, or its client gone); a failure goes to `onError`. `after` is only
+   * called when there is a count to write: a repeat this server already wrote costs no wait.
    */
   record: (
     q: string,
     requester: Requester,
     onError: (error: unknown) => void,
-    after?: Promise<unknown>,
+    after?: () => Promise<unknown>,
   ) => void;
   /** Resolves once every count started so far is written or failed (the app's close). */
   flush: () => Promise<void>;
@@ -111,12 +112,12 @@ export function createSearchQueryRecorder(
   // Insertion order: the oldest goes first.
   const written = new Set<string>();
   return {
-    record: (q, requester, onError, after = Promise.resolve()) => {
+    record: (q, requester, onError, after = () => Promise.resolve()) => {
       const count = searchCountOf(deps, q, requester, now());
       if (!count) return;
       const key = `${count.day}|${count.searcher}|${count.normalized}`;
       if (written.has(key)) return;
-      const write: Promise<void> = after
+      const write: Promise<void> = after()
         .catch(() => undefined)
         .then(() => writeSearchCount(deps, count))
         .then(() => {

@@ -138,7 +138,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             requesterOf(request, deps.config),
             (error) => request.log.warn({ err: error }, 'could not record a search query'),
             // Settles once the answer is handed to the socket (or rejects if the client left).
-            finished(reply.raw),
+            () => finished(reply.raw),
           );
         };
         if (segment === 'text') {
