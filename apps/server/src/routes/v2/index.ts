@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import type { GiphyItem, Rating, TenorContentFilter, TenorResult } from '@sticky/contracts';
+import type { GiphyItem, Rating, TenorContentFilter } from '@sticky/contracts';
 import {
   limits,
   tenorErrorSchema,
@@ -14,7 +13,7 @@ import {
   tenorTermParamsSchema,
   tenorTermsSchema,
 } from '@sticky/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordItemEvent } from '../../catalog/activity/item-events.ts';
 import { suggestTags } from '../../catalog/query/autocomplete.ts';
@@ -30,16 +29,13 @@ import { listTrendingSearches } from '../../catalog/query/trending.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { answerErrorsWith } from '../../plugins/error-handler.ts';
 import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
-import { keepPage, sendKeptPage } from '../../plugins/compression.ts';
-import type { KeptPage } from '../../plugins/compression.ts';
 import { markAsApi } from '../../plugins/host-check.ts';
 import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
 import { documentRoutesAs } from '../../plugins/openapi.ts';
 import { sessionUserPlugin } from '../../plugins/session.ts';
 import { registerV1Access } from '../v1/access.ts';
-import { toTenorResult } from './tenor-result.ts';
-import { loadTenorSizes } from '../../catalog/query/tenor-sizes.ts';
-import type { CatalogDeps } from '../../catalog/query/items.ts';
+import { makeTenorPage, sendTenorPage, shapeTenorPage } from './tenor-pages.ts';
+import type { TenorPage } from './tenor-pages.ts';
 
 /** Google's status names, which Tenor's errors carry beside the HTTP code. */
 const statusNames: Record<number, string> = {
@@ -89,108 +85,11 @@ function nextPos(offset: number, shown: number, totalCount: number): string {
   return shown > 0 && next < totalCount && next <= limits.maxOffset ? String(next) : '';
 }
 
-/** Tenor's `ar_range`: the width ÷ height each range keeps. */
-const aspectRatioRanges = {
-  all: [0, Number.POSITIVE_INFINITY],
-  wide: [0.42, 2.36],
-  standard: [0.56, 1.78],
-} as const;
-
-interface PageShaping {
-  media_filter?: string[];
-  ar_range?: keyof typeof aspectRatioRanges;
-  random?: boolean;
-}
-
-/**
- * A page of Tenor results as made once for every way of asking for it: each item with every
- * format it has (media_filter picks per request) and its aspect ratio (ar_range keeps per
- * request). Kept while what it was made from is, so asking again reads nothing
- * (docs/api.md, "Kept answers").
- */
-interface TenorPage {
-  entries: Array<{ result: TenorResult; ratio: number }>;
-  next: string;
-  /** The answers sent in order (not shuffled), compressed, per media_filter and ar_range. */
-  answers: Map<string, KeptPage>;
-}
-
-/** Compressed answers kept per page: the usual few ways an app asks for it. */
-const answersPerPage = 4;
-
 /**
  * Pages of search results kept: a page of 25 is about 30 KB of JSON (8 KB in Brotli) at the
  * bench's million items, so some 20 to 40 MB with their kept answers.
  */
 const searchPagesKept = 500;
-
-async function makeTenorPage(
-  deps: CatalogDeps,
-  items: GiphyItem[],
-  next: string,
-): Promise<TenorPage> {
-  const tenorSizes = await loadTenorSizes(
-    deps,
-    items.map((item) => item.id),
-  );
-  return {
-    entries: items.map((item) => ({
-      result: toTenorResult(item, undefined, tenorSizes),
-      ratio: Number(item.images.original.width) / Number(item.images.original.height),
-    })),
-    next,
-    answers: new Map(),
-  };
-}
-
-/**
- * A page as Tenor answers it: items outside `ar_range` left out (the page may hold fewer than
- * `limit`; `next` still follows the full list, so paging never skips), in a random order when
- * `random` (within the page: `pos` stays an offset into the same list), each with the formats
- * `media_filter` names.
- */
-function shapeTenorPage(page: TenorPage, shaping: PageShaping) {
-  const [low, high] = aspectRatioRanges[shaping.ar_range ?? 'all'];
-  const kept = page.entries.filter(({ ratio }) => ratio >= low && ratio <= high);
-  if (shaping.random) {
-    for (let index = kept.length - 1; index > 0; index -= 1) {
-      const other = randomInt(index + 1);
-      [kept[index], kept[other]] = [kept[other]!, kept[index]!];
-    }
-  }
-  const filter = shaping.media_filter;
-  const results = kept.map(({ result }) =>
-    filter
-      ? {
-          ...result,
-          media_formats: Object.fromEntries(
-            Object.entries(result.media_formats).filter(([name]) => filter.includes(name)),
-          ),
-        }
-      : result,
-  );
-  return { results, next: page.next };
-}
-
-/**
- * Sends a page shaped as the request asks. In order (not `random`), the answer itself is kept
- * with the page, compressed, for the next request that asks for it the same way.
- */
-function sendTenorPage(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  page: TenorPage,
-  shaping: PageShaping,
-) {
-  if (shaping.random) return shapeTenorPage(page, shaping);
-  const key = JSON.stringify([shaping.media_filter ?? null, shaping.ar_range ?? 'all']);
-  let answer = page.answers.get(key);
-  if (!answer) {
-    answer = keepPage(request, JSON.stringify(shapeTenorPage(page, shaping)));
-    if (page.answers.size < answersPerPage) page.answers.set(key, answer);
-  }
-  return sendKeptPage(request, reply, answer);
-}
 
 const results = { 200: tenorResultsSchema, ...tenorErrorResponses };
 
