@@ -76,6 +76,20 @@ export async function recordStatements(
   return sent;
 }
 
+/**
+ * The statements `run` sends that read the catalog (items, their documents and renditions,
+ * search terms, related lists): an answer served from what the app keeps sends none. Counting
+ * a search or an event is not reading the catalog.
+ */
+export async function recordCatalogReads(
+  database: DatabaseHandle,
+  run: () => Promise<unknown>,
+): Promise<string[]> {
+  return (await recordStatements(database, run))
+    .map(({ text }) => text)
+    .filter((text) => /\b(items|item_documents|renditions|search_terms|related_\w+)\b/.test(text));
+}
+
 /** How many statements `run` sends through the pool. */
 export async function countStatements(
   database: DatabaseHandle,

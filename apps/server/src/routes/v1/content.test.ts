@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
-import { recordStatements } from '../../test-support/database.ts';
+import { recordCatalogReads } from '../../test-support/database.ts';
 import { decodeBody } from '../../test-support/envelopes.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
@@ -104,13 +104,7 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
     });
   const decode = (response: Awaited<ReturnType<typeof getEncoded>>) =>
     listSchema.parse(JSON.parse(decodeBody(response)));
-  /** The catalog's tables that the statements `run` sends read (not the search's count). */
-  const catalogReads = async (run: () => Promise<unknown>) =>
-    (await recordStatements(testApp.database, run))
-      .map(({ text }) => text)
-      .filter((text) =>
-        /\b(items|item_documents|renditions|search_terms|related_\w+)\b/.test(text),
-      );
+  const catalogReads = (run: () => Promise<unknown>) => recordCatalogReads(testApp.database, run);
   const expectError = async (url: string, status: number, msg: RegExp) => {
     const response = await get(url);
     expect(response.statusCode, url).toBe(status);
