@@ -13,7 +13,7 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     setupFiles: ['./src/test-support/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     css: false,
     unstubGlobals: true,
   },
