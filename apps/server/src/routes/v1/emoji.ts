@@ -9,14 +9,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { listEmojiItemIds, listEmojiVariationIds } from '../../catalog/query/emoji.ts';
 import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { answerErrorsAsGiphy, giphyErrorResponses } from '../../plugins/error-handler.ts';
-import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
-import { markAsApi } from '../../plugins/host-check.ts';
-import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
-import { documentRoutesAs } from '../../plugins/openapi.ts';
-import { sessionUserPlugin } from '../../plugins/session.ts';
-import { registerV1Access } from './access.ts';
+import { giphyErrorResponses } from '../../plugins/error-handler.ts';
 import { listEnvelopeJson, okMeta, sendJson } from './envelope.ts';
+import { registerGiphyApi } from './giphy-api.ts';
 
 /** `/v1/emoji`: GIPHY's emoji list, our emoji stickers (docs/api.md, "Emoji"). */
 export const emojiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -88,12 +83,6 @@ const emojiV2Routes: FastifyPluginAsyncZod = async (app) => {
  * envelope, errors and access rule (docs/api.md, "Emoji").
  */
 export const giphyEmojiV2Plugin: FastifyPluginAsyncZod = async (app) => {
-  answerErrorsAsGiphy(app);
-  markAsApi(app);
-  documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
-  await app.register(sessionUserPlugin);
-  await registerV1Access(app);
-  await app.register(nulParametersPlugin);
-  await app.register(catalogReadsPlugin);
+  await registerGiphyApi(app);
   await app.register(emojiV2Routes);
 };

@@ -1,15 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { answerErrorsAsGiphy } from '../../plugins/error-handler.ts';
-import { catalogReadsPlugin } from '../../plugins/catalog-reads.ts';
-import { markAsApi } from '../../plugins/host-check.ts';
-import { nulParametersPlugin } from '../../plugins/nul-parameters.ts';
-import { documentRoutesAs } from '../../plugins/openapi.ts';
-import { sessionUserPlugin } from '../../plugins/session.ts';
-import { registerV1Access } from './access.ts';
 import { categoryRoutes } from './categories.ts';
 import { contentRoutes } from './content.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { emojiRoutes } from './emoji.ts';
+import { registerGiphyApi } from './giphy-api.ts';
 import { pingbackRoutes } from './pingback.ts';
 import { textAnimateRoutes } from './text-animate.ts';
 import { translateRoutes } from './translate.ts';
@@ -21,13 +15,7 @@ import { translateRoutes } from './translate.ts';
  * not-found answers in GIPHY's `{meta}` envelope apply to its routes only.
  */
 export const v1Plugin: FastifyPluginAsync = async (app) => {
-  answerErrorsAsGiphy(app);
-  markAsApi(app);
-  documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
-  await app.register(sessionUserPlugin);
-  await registerV1Access(app);
-  await app.register(nulParametersPlugin);
-  await app.register(catalogReadsPlugin);
+  await registerGiphyApi(app);
   await app.register(contentRoutes);
   await app.register(categoryRoutes);
   await app.register(textAnimateRoutes);
