@@ -518,6 +518,31 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
       expect(body.pagination).toEqual({ total_count: 3, count: 3, offset: 0 });
     });
 
+    it('serves a list of ids asked again as it sent it, in every coding, until an item in it changes', async () => {
+      const url = `/v1/gifs?ids=${id.catNap},${id.dancingCat}`;
+      const first = await getEncoded(url, 'br, gzip');
+      expect(first.headers['content-encoding']).toBe('br');
+      const sent = decode(first);
+      expect(sent.data.map((item) => item.id)).toEqual([id.catNap, id.dancingCat]);
+      // Once the server knows the catalog's version, the same list reads nothing, response_id
+      // included, in any coding.
+      await expect.poll(() => catalogReads(() => getEncoded(url, 'br'))).toEqual([]);
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        expect(decode(await getEncoded(url, encoding))).toEqual(sent);
+      }
+      // Another order is another answer, in that order.
+      const reversed = decode(await getEncoded(`/v1/gifs?ids=${id.dancingCat},${id.catNap}`, 'br'));
+      expect(reversed.data.map((item) => item.id)).toEqual([id.dancingCat, id.catNap]);
+
+      // An edit of an item in the list shows on the next request.
+      await testApp.database.db.execute(
+        sql`UPDATE items SET title = 'Renamed nap' WHERE id = ${id.catNap}`,
+      );
+      await expect
+        .poll(async () => decode(await getEncoded(url, 'br')).data.map((item) => item.title))
+        .toContain('Renamed nap');
+    });
+
     it('refuses missing or malformed ids', async () => {
       await expectError('/v1/gifs', 400, /^ids is required/);
       await expectError('/v1/gifs?ids=,,', 400, /^ids is required/);
