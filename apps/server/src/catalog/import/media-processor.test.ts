@@ -94,6 +94,55 @@ describe('decoder and encoder processes', () => {
     }
   });
 
+  it('gives a file back when its decoder is stopped from outside, and refuses one its decoder died on', async () => {
+    const processor = new MediaProcessor({ workers: 1, idleMs: 60_000 });
+    const request = (bytes: Buffer) => ({
+      bytes,
+      limits: { ...limits, maxPixels: 4096 * 4096 },
+      outputDir: fs.mkdtempSync(path.join(workDir, 'out-')),
+      isTransparent: false,
+      ffmpegPath: undefined,
+      phase: 'ready' as const,
+    });
+    const small = await makeAnimation({ frames: 3, width: 32 });
+    const large = await makeAnimation({ frames: 100, width: 640 });
+    const cpuTicksOf = (pid: number) => {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // utime and stime, the 14th and 15th fields of the whole line.
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    /** Starts the large file on a started, idle decoder; `signal` reaches it mid-work. */
+    const interrupt = async (signal: NodeJS.Signals) => {
+      expect((await processor.process(request(small))).ok).toBe(true);
+      const [decoder] = listDescendants(process.pid).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('media-worker.ts');
+        } catch {
+          return false;
+        }
+      });
+      const idleTicks = cpuTicksOf(decoder!);
+      const working = processor.process(request(large));
+      await expect.poll(() => cpuTicksOf(decoder!), { interval: 5 }).toBeGreaterThan(idleTicks + 5);
+      process.kill(decoder!, signal);
+      return working;
+    };
+    try {
+      // Ctrl-C in a terminal, a service manager's stop: the job fails, to be run again.
+      await expect(interrupt('SIGTERM')).rejects.toThrow('the media decoder was stopped (SIGTERM)');
+      await expect(interrupt('SIGINT')).rejects.toThrow('the media decoder was stopped (SIGINT)');
+      // The out-of-memory killer's signal: the file is what it was working on, refused.
+      const killed = await interrupt('SIGKILL');
+      expect(killed.ok ? 'ok' : killed.reason).toBe(
+        'the decoder stopped unexpectedly on it (SIGKILL)',
+      );
+      // The processor goes on with a new decoder.
+      expect((await processor.process(request(small))).ok).toBe(true);
+    } finally {
+      await processor.close();
+    }
+  });
+
   it('starts ffmpeg with an empty environment and a hard memory limit of its own', async () => {
     // A stand-in for ffmpeg that writes down what it was given, then fails as ffmpeg would.
     const record = path.join(workDir, 'ffmpeg-saw.txt');

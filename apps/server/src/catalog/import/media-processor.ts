@@ -211,6 +211,20 @@ export function cpuAllowanceMs(pixels: number): number {
  * a hostile file can neither hang nor exhaust the process that imports it. A libvips crash
  * costs the child, never the server.
  */
+/**
+ * Signals that stop a decoder from outside, never something a file can cause: a terminal's
+ * Ctrl-C reaches the whole process group, a service manager's stop (systemd's) every process of
+ * the service. The job is given back as an error, so the upload or rendition job runs again;
+ * a crash (SIGSEGV, SIGABRT…), SIGKILL (the kernel's out-of-memory killer) or an exit refuses
+ * the file (docs/uploads.md, "Processing that survives anything").
+ */
+const stopSignals: ReadonlySet<NodeJS.Signals> = new Set([
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGQUIT',
+]);
+
 export class MediaProcessor {
   private readonly slots: Slot[];
   /** Waiting requests; `high` ones are taken first, each kind in order. */
@@ -264,7 +278,8 @@ export class MediaProcessor {
     for (const job of this.queue.splice(0)) job.reject(new Error('the media processor closed'));
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.job) this.finish(slot, { ok: false, reason: 'the import was stopped' });
+        // Not the file's fault: its job runs again (on another server, or at the next start).
+        if (slot.job) this.finish(slot, undefined, new Error('the media processor closed'));
         await this.stopChild(slot);
       }),
     );
@@ -435,6 +450,10 @@ export class MediaProcessor {
       slot.job = undefined;
       job.reject(new Error(`the media decoder process could not start (${signal ?? code})`));
       this.dispatch();
+      return;
+    }
+    if (signal && stopSignals.has(signal)) {
+      this.finish(slot, undefined, new Error(`the media decoder was stopped (${signal})`));
       return;
     }
     this.finish(slot, {
