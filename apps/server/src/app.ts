@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import type { SessionUser } from '@sticky/contracts';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   const app = Fastify({
     ...loggerOption,
     // Logged in one line per request instead (plugins/request-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
     // Only the proxies the operator names may set the client's address (docs/security.md).
     trustProxy:
