@@ -190,6 +190,10 @@ async function createProvider(
 ) {
   // Imported only when the local issuer is used: production never loads it.
   const { Provider, interactionPolicy } = await import('oidc-provider');
+  // The provider's own in-memory store, one per provider, as its default makes it; named here
+  // because the default prints a warning for production deployments at every start, and this
+  // issuer never runs in production. A restart forgets its grants: sign in again.
+  const { createMemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
   // Google's "choose an account" (prompt=select_account, which Sticky asks Google for): here it
   // is the sign-in page, as for prompt=login, so a test issuer can play Google.
   const policy = interactionPolicy.base();
@@ -198,6 +202,7 @@ async function createProvider(
   const isEmailVerified = options.isEmailVerified ?? true;
 
   const configuration: Configuration = {
+    adapter: createMemoryAdapter(),
     clients: [
       {
         client_id: options.client.clientId,

@@ -42,11 +42,24 @@ describe('sign-in with the local issuer', () => {
     return browser.request(callbackUrl);
   }
 
+  const startWarnings: string[] = [];
   beforeAll(async () => {
-    app = await startListeningApp();
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      startWarnings.push(args.map(String).join(' '));
+    });
+    try {
+      app = await startListeningApp();
+    } finally {
+      warn.mockRestore();
+    }
   });
   afterAll(async () => {
     await app.close();
+  });
+
+  it('starts without the warnings oidc-provider prints for production deployments', () => {
+    // `npm start` with no provider configured printed "you MUST change it" about its store.
+    expect(startWarnings.filter((line) => line.includes('oidc-provider'))).toEqual([]);
   });
 
   it('runs the whole flow: issuer page, callback, /me, logout', async () => {
