@@ -192,7 +192,7 @@ async function createProvider(
   const { Provider, interactionPolicy } = await import('oidc-provider');
   // The provider's own in-memory store, one per provider, as its default makes it; named here
   // because the default prints a warning for production deployments at every start, and this
-  // issuer never runs in production. A restart forgets its grants: sign in again.
+  // issuer never runs in production. A restart forgets its grants, not Sticky's sessions.
   const { createMemoryAdapter } = await import('oidc-provider/lib/adapters/memory_adapter.js');
   // Google's "choose an account" (prompt=select_account, which Sticky asks Google for): here it
   // is the sign-in page, as for prompt=login, so a test issuer can play Google.
