@@ -41,6 +41,8 @@ async function main() {
     };
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
+    // The terminal it runs in was closed: stop as cleanly, or the database it started is left.
+    process.on('SIGHUP', () => shutdown('SIGHUP'));
   } catch (error) {
     if (error instanceof DataDirBusyError) {
       console.error(error.message);

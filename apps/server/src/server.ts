@@ -104,6 +104,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     // The first tries can fail: backends of the killed server hold its shared memory until
     // they notice, and PostgreSQL refuses to start beside them. So try until it comes back.
     const revive = async () => {
+      // Stopped with us (a service manager signals every process of the service): expected.
+      if (isStopping) return;
       log.error('embedded PostgreSQL stopped unexpectedly; restarting it');
       const startedAt = Date.now();
       for (let attempt = 1; !isStopping; attempt += 1) {

@@ -369,7 +369,16 @@ function spawnPostmaster(
         '-c',
         `shared_buffers=${embeddedSharedBuffers()}`,
       ],
-      { ...runAs, cwd: '/', env: postgresEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        ...runAs,
+        cwd: '/',
+        env: postgresEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // A process group of its own: Ctrl-C in a terminal signals the whole foreground group,
+        // and PostgreSQL would shut down at once under the server still stopping (its jobs
+        // draining, then its pool) and read as a crash. The server stops it last instead.
+        detached: true,
+      },
     );
     let output = '';
     let isReady = false;

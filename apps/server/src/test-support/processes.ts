@@ -45,7 +45,10 @@ export function outputLines(server: Pick<ServerProcess, 'output'>): string[] {
  * `npm start` as a real process on a free port, not waited for: for a start that is to fail
  * (then waitForExit). startServerProcess waits until it is ready.
  */
-export async function spawnServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServerProcess(
+  env: Record<string, string>,
+  options: { isOwnGroup?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await findFreePort();
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -60,6 +63,8 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<S
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // In a process group of its own, a test can signal it as a terminal signals `npm start`.
+    detached: options.isOwnGroup ?? false,
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
@@ -73,9 +78,9 @@ export async function spawnServerProcess(env: Record<string, string>): Promise<S
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; isOwnGroup?: boolean } = {},
 ): Promise<ServerProcess> {
-  const server = await spawnServerProcess(env);
+  const server = await spawnServerProcess(env, options);
   const { child, url, output } = server;
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
