@@ -55,6 +55,8 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     keptConnections: 4,
     statementTimeoutMs: config.statementTimeoutMs,
     canReadFromReplica: true,
+    // main.ts stops it on SIGINT, last (db/embedded.ts).
+    isEmbeddedInOwnProcessGroup: true,
   }).catch(async (error: unknown) => {
     await media.close();
     throw error;

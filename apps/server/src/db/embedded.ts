@@ -346,6 +346,7 @@ function spawnPostmaster(
   port: number,
   runAs: RunAs | undefined,
   log: Logger,
+  isOwnProcessGroup: boolean,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -374,10 +375,10 @@ function spawnPostmaster(
         cwd: '/',
         env: postgresEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
-        // A process group of its own: Ctrl-C in a terminal signals the whole foreground group,
-        // and PostgreSQL would shut down at once under the server still stopping (its jobs
-        // draining, then its pool) and read as a crash. The server stops it last instead.
-        detached: true,
+        // Ctrl-C in a terminal signals the whole foreground group: in it, PostgreSQL shut down
+        // at once under the server still stopping (its jobs draining, then its pool), which
+        // read as a crash. In a group of its own, the server stops it last.
+        detached: isOwnProcessGroup,
       },
     );
     let output = '';
@@ -412,6 +413,12 @@ export interface EmbeddedPostgresOptions {
   nativeDir?: string;
   /** As root: where what the postgres user must reach is kept if it cannot enter ours. */
   rootHome?: string;
+  /**
+   * Run the postmaster in a process group of its own, out of reach of a terminal's Ctrl-C, for
+   * an owner that stops it itself on SIGINT (the server, main.ts); a CLI command, which ends at
+   * once on Ctrl-C, leaves it in its own group so the postmaster stops with it.
+   */
+  isOwnProcessGroup?: boolean;
 }
 
 /**
@@ -465,7 +472,8 @@ export async function startEmbeddedPostgres(
     log.info({ ms: Date.now() - started }, 'initialised embedded PostgreSQL');
   }
   const port = await findFreePort();
-  let child = await spawnPostmaster(binDir, pgDir, port, runAs, log);
+  const isOwnProcessGroup = options.isOwnProcessGroup ?? false;
+  let child = await spawnPostmaster(binDir, pgDir, port, runAs, log, isOwnProcessGroup);
 
   let isStopping = false;
   const exitListeners: Array<() => void> = [];
@@ -499,7 +507,7 @@ export async function startEmbeddedPostgres(
     restart: async () => {
       await clearLeftoverPostmaster(pgDir, log);
       await stopOrphanedBackends(pgDir, log);
-      child = await spawnPostmaster(binDir, pgDir, port, runAs, log);
+      child = await spawnPostmaster(binDir, pgDir, port, runAs, log, isOwnProcessGroup);
       watchExit(child);
     },
     stop: async () => {

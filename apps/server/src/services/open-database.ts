@@ -53,6 +53,11 @@ export async function openDatabase(
      * command reads and writes the primary only).
      */
     canReadFromReplica?: boolean;
+    /**
+     * Keep an embedded PostgreSQL out of the terminal's Ctrl-C: for an owner that stops it
+     * itself on SIGINT (the server; db/embedded.ts).
+     */
+    isEmbeddedInOwnProcessGroup?: boolean;
   },
 ): Promise<OpenDatabase> {
   fs.mkdirSync(config.mediaDir, { recursive: true });
@@ -76,6 +81,7 @@ export async function openDatabase(
     try {
       embedded = await startEmbeddedPostgres(config.dataDir, log, {
         rootHome: config.postgresRootDir,
+        isOwnProcessGroup: options.isEmbeddedInOwnProcessGroup ?? false,
       });
     } catch (error) {
       releaseLock?.();
