@@ -16,7 +16,10 @@ import {
  */
 describe('npm start stopped with Ctrl-C', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-ctrl-c-'));
+  // Whatever a failed run left running is ended, so no server or database outlives the test.
+  const started: number[] = [];
   afterAll(() => {
+    for (const pid of started) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -27,12 +30,14 @@ describe('npm start stopped with Ctrl-C', () => {
       { DATA_DIR: dataDir, SEED_STARTER_CATALOG: 'true', LOG_LEVEL: 'info' },
       { isOwnGroup: true },
     );
+    started.push(server.child.pid!);
     await expect
       .poll(() => server.output().includes('starter catalog progress'), { timeout: 60_000 })
       .toBe(true);
     const postmaster = Number(
       fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0],
     );
+    started.push(postmaster);
     expect(isProcessAlive(postmaster)).toBe(true);
 
     process.kill(-server.child.pid!, 'SIGINT');
