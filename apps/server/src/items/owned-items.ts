@@ -87,6 +87,9 @@ export async function getOwnedItem(
   return toOwnedItem(user, row);
 }
 
+/** An edit or a deletion is only rows: run again if it met an import's locks the other way. */
+const retriedOnConflict = { isRetriedOnConflict: true };
+
 /**
  * Changes what was sent; each field only when given. Search, trending, related and /v1 follow
  * at once: the item's row changes, which moves the catalog version their caches are kept under
@@ -98,73 +101,77 @@ export async function updateOwnedItem(
   id: string,
   changes: UpdateItemRequest,
 ): Promise<OwnedItem> {
-  await withTransaction(deps.database, async ({ tx }) => {
-    const [row] = await tx
-      .select({
-        ownerId: items.ownerId,
-        hiddenAt: items.hiddenAt,
-        title: items.title,
-        type: items.type,
-        altText: items.altText,
-        frames: items.frames,
-        isDynamic: items.isDynamic,
-      })
-      .from(items)
-      .where(eq(items.id, id))
-      .for('update');
-    if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
-    const rights = rightsOf(user, { owner_id: row.ownerId });
-    if (!rights.canEdit) {
-      throw new AppError(
-        'forbidden',
-        'Only the person who uploaded this item, or an admin, may edit it.',
-      );
-    }
-    if (changes.isHidden !== undefined && !rights.canHide) {
-      throw new AppError('forbidden', 'Only admins may hide or unhide an item.');
-    }
-    if (changes.type !== undefined && row.type === 'text') {
-      throw new AppError('bad_request', 'type: animated text stays text.');
-    }
-    const set: Partial<typeof items.$inferInsert> = {};
-    if (changes.title !== undefined) {
-      const title = changes.title.trim();
-      set.title = title;
-      set.slug = buildSlug(title, id);
-      // An alt text Sticky wrote follows the title; one a person wrote stays.
-      const type = changes.type ?? row.type;
-      if (row.altText === buildDefaultAltText(row.title, row.type, row.frames > 1)) {
-        set.altText = buildDefaultAltText(title, type, row.frames > 1);
+  await withTransaction(
+    deps.database,
+    async ({ tx }) => {
+      const [row] = await tx
+        .select({
+          ownerId: items.ownerId,
+          hiddenAt: items.hiddenAt,
+          title: items.title,
+          type: items.type,
+          altText: items.altText,
+          frames: items.frames,
+          isDynamic: items.isDynamic,
+        })
+        .from(items)
+        .where(eq(items.id, id))
+        .for('update');
+      if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+      const rights = rightsOf(user, { owner_id: row.ownerId });
+      if (!rights.canEdit) {
+        throw new AppError(
+          'forbidden',
+          'Only the person who uploaded this item, or an admin, may edit it.',
+        );
       }
-    }
-    if (changes.tags !== undefined) set.tags = normaliseTags(changes.tags);
-    if (changes.type !== undefined) set.type = changes.type;
-    if (changes.rating !== undefined) {
-      set.rating = changes.rating;
-      set.ratingRank = ratingRanks[changes.rating];
-    }
-    if (changes.sourceUrl !== undefined) set.sourceUrl = changes.sourceUrl;
-    if (changes.isHidden !== undefined) {
-      // Hidden leaves every list at once: search, trending and related read indexable items.
-      set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
-      set.isIndexable = changes.isHidden ? false : !row.isDynamic;
-    }
-    if (Object.keys(set).length > 0) await tx.update(items).set(set).where(eq(items.id, id));
-    if (changes.category !== undefined) {
-      await tx.delete(itemCategories).where(eq(itemCategories.itemId, id));
-      const name = changes.category?.trim();
-      if (name) {
-        const parts = name.split('/').map((part) => part.trim());
-        if (parts.length > 2 || parts.some((part) => part === '')) {
-          throw new AppError('bad_request', 'category: name it "Name" or "Parent/Sub".');
+      if (changes.isHidden !== undefined && !rights.canHide) {
+        throw new AppError('forbidden', 'Only admins may hide or unhide an item.');
+      }
+      if (changes.type !== undefined && row.type === 'text') {
+        throw new AppError('bad_request', 'type: animated text stays text.');
+      }
+      const set: Partial<typeof items.$inferInsert> = {};
+      if (changes.title !== undefined) {
+        const title = changes.title.trim();
+        set.title = title;
+        set.slug = buildSlug(title, id);
+        // An alt text Sticky wrote follows the title; one a person wrote stays.
+        const type = changes.type ?? row.type;
+        if (row.altText === buildDefaultAltText(row.title, row.type, row.frames > 1)) {
+          set.altText = buildDefaultAltText(title, type, row.frames > 1);
         }
-        await tx
-          .insert(itemCategories)
-          .values({ itemId: id, categoryId: await ensureCategory(tx, name) });
       }
-      await tx.execute(sql`SELECT sticky_catalog_version_bump()`);
-    }
-  });
+      if (changes.tags !== undefined) set.tags = normaliseTags(changes.tags);
+      if (changes.type !== undefined) set.type = changes.type;
+      if (changes.rating !== undefined) {
+        set.rating = changes.rating;
+        set.ratingRank = ratingRanks[changes.rating];
+      }
+      if (changes.sourceUrl !== undefined) set.sourceUrl = changes.sourceUrl;
+      if (changes.isHidden !== undefined) {
+        // Hidden leaves every list at once: search, trending and related read indexable items.
+        set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
+        set.isIndexable = changes.isHidden ? false : !row.isDynamic;
+      }
+      if (Object.keys(set).length > 0) await tx.update(items).set(set).where(eq(items.id, id));
+      if (changes.category !== undefined) {
+        await tx.delete(itemCategories).where(eq(itemCategories.itemId, id));
+        const name = changes.category?.trim();
+        if (name) {
+          const parts = name.split('/').map((part) => part.trim());
+          if (parts.length > 2 || parts.some((part) => part === '')) {
+            throw new AppError('bad_request', 'category: name it "Name" or "Parent/Sub".');
+          }
+          await tx
+            .insert(itemCategories)
+            .values({ itemId: id, categoryId: await ensureCategory(tx, name) });
+        }
+        await tx.execute(sql`SELECT sticky_catalog_version_bump()`);
+      }
+    },
+    retriedOnConflict,
+  );
   deps.services?.versions.noteCommittedChange();
   return getOwnedItem(deps, user, id);
 }
@@ -178,27 +185,31 @@ export async function deleteOwnedItem(
   user: SessionUser,
   id: string,
 ): Promise<void> {
-  const paths = await withTransaction(deps.database, async ({ tx }) => {
-    const [row] = await tx
-      .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt })
-      .from(items)
-      .where(eq(items.id, id))
-      .for('update');
-    if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
-    if (!rightsOf(user, { owner_id: row.ownerId }).canDelete) {
-      throw new AppError(
-        'forbidden',
-        'Only the person who uploaded this item, or an admin, may delete it.',
-      );
-    }
-    const files = await tx
-      .select({ path: renditions.path })
-      .from(renditions)
-      .where(eq(renditions.itemId, id));
-    await tx.delete(items).where(eq(items.id, id));
-    // Only files the import put in place are ours to remove (older catalogs may name others).
-    return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
-  });
+  const paths = await withTransaction(
+    deps.database,
+    async ({ tx }) => {
+      const [row] = await tx
+        .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt })
+        .from(items)
+        .where(eq(items.id, id))
+        .for('update');
+      if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+      if (!rightsOf(user, { owner_id: row.ownerId }).canDelete) {
+        throw new AppError(
+          'forbidden',
+          'Only the person who uploaded this item, or an admin, may delete it.',
+        );
+      }
+      const files = await tx
+        .select({ path: renditions.path })
+        .from(renditions)
+        .where(eq(renditions.itemId, id));
+      await tx.delete(items).where(eq(items.id, id));
+      // Only files the import put in place are ours to remove (older catalogs may name others).
+      return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);
+    },
+    retriedOnConflict,
+  );
   deps.services?.versions.noteCommittedChange();
   await removeUnreferencedFiles(deps.database, deps.media.store, paths);
 }

@@ -14,6 +14,38 @@ export type Transaction = NodePgDatabase<typeof schema>;
 export async function withTransaction<T>(
   database: DatabaseHandle,
   run: (transaction: { tx: Transaction; executor: SqlExecutor }) => Promise<T>,
+  options: { isRetriedOnConflict?: boolean } = {},
+): Promise<T> {
+  if (!options.isRetriedOnConflict) return runTransaction(database, run);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await runTransaction(database, run);
+    } catch (error) {
+      if (attempt >= conflictAttempts || !isConflict(error)) throw error;
+    }
+  }
+}
+
+/**
+ * PostgreSQL ends one of two transactions that wait on each other's rows (a deadlock, found
+ * after `deadlock_timeout`, 1 s) or that cannot both be serialized, and expects it to be tried
+ * again: an edit beside an import can meet the same counter rows in another order through the
+ * items' triggers (docs/architecture.md, "Runtime", "Deadlocks"). Only for a transaction whose
+ * whole effect is in the database, so running it again changes nothing else.
+ */
+const conflictAttempts = 3;
+const conflictCodes = new Set(['40P01', '40001']);
+
+function isConflict(error: unknown): boolean {
+  const candidates = [error, (error as { cause?: unknown } | undefined)?.cause];
+  return candidates.some((candidate) =>
+    conflictCodes.has((candidate as { code?: string } | undefined)?.code ?? ''),
+  );
+}
+
+async function runTransaction<T>(
+  database: DatabaseHandle,
+  run: (transaction: { tx: Transaction; executor: SqlExecutor }) => Promise<T>,
 ): Promise<T> {
   const client = await database.pool.connect();
   let isBroken = false;
