@@ -6,7 +6,7 @@ import type { ImportBeforeAfter } from './lib/baseline.ts';
 import type { MachineInfo } from './lib/machine.ts';
 import { benchDir, resultsDir } from './lib/paths.ts';
 import type { QualityResult, QualityScore } from './quality/index.ts';
-import type { SectionFile, SectionName } from './run.ts';
+import type { SectionFile, SectionName } from './lib/sections.ts';
 import type { BeforeAfter, EndpointName, SearchBenchResult, SizeResult } from './search/index.ts';
 import type { UploadBenchResult } from './uploads/index.ts';
 import type { LighthouseRun, PageWeight, WebBenchResult } from './web/index.ts';

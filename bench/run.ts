@@ -9,30 +9,14 @@ import { compareImports, importWithBaseline, prepareBaseline } from './lib/basel
 import type { Baseline, BaselineImport, ImportBeforeAfter } from './lib/baseline.ts';
 import { log } from './lib/log.ts';
 import { currentLoadAverage, describeMachine } from './lib/machine.ts';
-import type { MachineInfo } from './lib/machine.ts';
 import { gifsDir, repoRoot, resultsDir, sharedDir, webDistDir } from './lib/paths.ts';
 import { runQualityBench } from './quality/index.ts';
 import { writeReadme } from './report.ts';
 import { runSearchBench } from './search/index.ts';
 import { runUploadsBench } from './uploads/index.ts';
 import { runWebBench } from './web/index.ts';
-
-export const sectionNames = ['quality', 'import', 'web', 'search', 'uploads'] as const;
-export type SectionName = (typeof sectionNames)[number];
-
-export interface SectionFile<T = unknown> {
-  section: SectionName;
-  mode: 'full' | 'quick';
-  date: string;
-  commit: string;
-  /** Uncommitted changes in the tree when it ran (others may be mid-edit). */
-  isDirty: boolean;
-  command: string;
-  seconds: number;
-  machine: MachineInfo;
-  result?: T;
-  error?: string;
-}
+import { sectionNames } from './lib/sections.ts';
+import type { SectionFile, SectionName } from './lib/sections.ts';
 
 const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse] [--baseline <git ref>]
 

@@ -47,16 +47,16 @@ export interface BuildAppOptions {
   rateLimitWindowMs?: number;
 }
 
-/**
- * The composition root (docs/architecture.md, "Request flow"): server-wide plugins first,
- * then each API as an encapsulated plugin with its own hooks and error answers, then media,
- * the local sign-in issuer and the web app.
- */
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies in front of us are believed. */
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
+/**
+ * The composition root (docs/architecture.md, "Request flow"): server-wide plugins first,
+ * then each API as an encapsulated plugin with its own hooks and error answers, then media,
+ * the local sign-in issuer and the web app.
+ */
 export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}) {
   const loggerOption =
     options.logger && typeof (options.logger as FastifyBaseLogger).child === 'function'

@@ -1,4 +1,4 @@
-import type { Credit } from './credits.ts';
+import type { Credit } from './credit-schema.ts';
 
 // Kept apart from credits.ts (its zod schema) so the credits page can import the list alone:
 // `@sticky/contracts/credits-list` brings no zod into the web app.

@@ -1,16 +1,8 @@
-import { z } from 'zod';
+import type { Credit } from './credit-schema.ts';
 import { credits } from './credits-list.ts';
 
-/** One asset set the product ships or shows (fonts, emoji art, images), and its license. */
-export const creditSchema = z.object({
-  name: z.string(),
-  author: z.string(),
-  license: z.string(),
-  licenseUrl: z.string(),
-  sourceUrl: z.string(),
-  usedFor: z.string(),
-});
-export type Credit = z.infer<typeof creditSchema>;
+export { creditSchema } from './credit-schema.ts';
+export type { Credit } from './credit-schema.ts';
 
 /** Every asset set Sticky ships (credits-list.ts, which the web app imports without zod). */
 export { credits };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { favoriteIdPattern } from './first-screen.ts';
+import { favoriteIdPattern } from './item-id.ts';
 
 /**
  * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`). Favorites

@@ -5,6 +5,7 @@ import type {
   FavoritesResponse,
   MergeFavoritesResponse,
 } from './favorites.ts';
+import { favoriteIdPattern } from './item-id.ts';
 import type { OwnedItem } from './uploads.ts';
 
 /**
@@ -79,12 +80,6 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
     return fail('source: expected local or giphy');
   },
 };
-
-/**
- * An item id as GIPHY and our catalog make them (base62, sometimes with `-`/`_`): the shape
- * `favoriteIdSchema` checks, kept here so the zod-free checkers below use the same one.
- */
-export const favoriteIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 function readFavoriteIds(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;

@@ -205,13 +205,6 @@ export function cpuAllowanceMs(pixels: number): number {
 }
 
 /**
- * A small pool of child processes that decode and render media. Each file gets a CPU-time
- * budget (10 s, plus an allowance for big animations that passed validation), a wall-clock
- * budget and a memory ceiling; a child that overruns one is killed (SIGKILL) and replaced, so
- * a hostile file can neither hang nor exhaust the process that imports it. A libvips crash
- * costs the child, never the server.
- */
-/**
  * Signals that stop a decoder from outside, never something a file can cause: a terminal's
  * Ctrl-C reaches the whole process group, a service manager's stop (systemd's) every process of
  * the service. The job is given back as an error, so the upload or rendition job runs again;
@@ -225,6 +218,13 @@ const stopSignals: ReadonlySet<NodeJS.Signals> = new Set([
   'SIGQUIT',
 ]);
 
+/**
+ * A small pool of child processes that decode and render media. Each file gets a CPU-time
+ * budget (10 s, plus an allowance for big animations that passed validation), a wall-clock
+ * budget and a memory ceiling; a child that overruns one is killed (SIGKILL) and replaced, so
+ * a hostile file can neither hang nor exhaust the process that imports it. A libvips crash
+ * costs the child, never the server.
+ */
 export class MediaProcessor {
   private readonly slots: Slot[];
   /** Waiting requests; `high` ones are taken first, each kind in order. */

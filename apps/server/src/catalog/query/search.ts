@@ -28,7 +28,7 @@ export interface SearchOptions {
   offset: number;
 }
 
-/** How a query is matched; see `buildSearchQuery`. */
+/** How a query is matched; made by `prepareQuery`. */
 export interface PreparedQuery {
   /** Lower case, spaces collapsed: what tags and titles are compared with. */
   normalized: string;

@@ -363,7 +363,3 @@ export const textStyles: Record<TextStyleId, TextStyle> = {
   'zoom-pop': zoomPop,
   flip,
 };
-
-export function isTextStyleId(value: string): value is TextStyleId {
-  return (textStyleIds as readonly string[]).includes(value);
-}

@@ -8,10 +8,6 @@ export function fmt(value: number): string {
   return Object.is(rounded, -0) ? '0' : String(rounded);
 }
 
-export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 export interface UnitPaint {
   dx?: number;
   dy?: number;

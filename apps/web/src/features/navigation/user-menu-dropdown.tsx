@@ -9,12 +9,22 @@ import {
   ShieldCheck,
   Upload,
 } from 'lucide-react';
+import type { SessionUser } from '@sticky/contracts';
 import type { LucideIcon } from 'lucide-react';
 import { useRef } from 'react';
+import type { Ref } from 'react';
 import { Link } from 'react-router';
 import { useLogout } from '@/features/auth';
 import { AvatarContent, avatarClassName } from './avatar.tsx';
-import type { UserMenuProps } from './user-menu.tsx';
+
+export interface UserMenuProps {
+  user: SessionUser;
+  /** Small screens reach Categories from this menu (docs/web.md, "Screens and routes"). */
+  showCategories: boolean;
+  onOpenCategories: () => void;
+  /** The avatar button, for returning focus to it. */
+  ref?: Ref<HTMLButtonElement>;
+}
 
 interface UserMenuDropdownProps extends UserMenuProps {
   /** Mounted by the avatar's first press: open at once. */

@@ -1,16 +1,7 @@
-import type { SessionUser } from '@sticky/contracts';
 import { lazy, Suspense, useState } from 'react';
-import type { KeyboardEvent, PointerEvent, Ref } from 'react';
+import type { KeyboardEvent, PointerEvent } from 'react';
 import { AvatarContent, avatarClassName } from './avatar.tsx';
-
-export interface UserMenuProps {
-  user: SessionUser;
-  /** Small screens reach Categories from this menu (docs/web.md, "Screens and routes"). */
-  showCategories: boolean;
-  onOpenCategories: () => void;
-  /** The avatar button, for returning focus to it. */
-  ref?: Ref<HTMLButtonElement>;
-}
+import type { UserMenuProps } from './user-menu-dropdown.tsx';
 
 const loadUserMenuDropdown = () => import('./user-menu-dropdown.tsx');
 const UserMenuDropdown = lazy(() =>
