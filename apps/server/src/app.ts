@@ -45,6 +45,8 @@ export interface BuildAppOptions {
   serverFactory?: FastifyServerOptions['serverFactory'];
   /** The rate limits' window (one minute unless a test needs a longer one). */
   rateLimitWindowMs?: number;
+  /** The level of the one line per request (`info` unless the logs go to a terminal). */
+  requestLogLevel?: 'info' | 'debug';
 }
 
 /** TRUST_PROXY as a hop count: the nearest `hops` proxies in front of us are believed. */
@@ -90,7 +92,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   // Errors outside the APIs (health, the web app): /api's envelope.
   answerErrorsAsApi(app, { isNotFoundToo: false });
 
-  await app.register(requestLogPlugin);
+  await app.register(requestLogPlugin, { level: options.requestLogLevel ?? 'info' });
   await app.register(routeInventoryPlugin);
   await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);

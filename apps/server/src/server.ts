@@ -1,5 +1,6 @@
 import { logSerializers } from './lib/log-redaction.ts';
 import pino from 'pino';
+import { build as buildPrettyStream } from 'pino-pretty';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { App } from './app.ts';
@@ -28,14 +29,32 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** The server's logger: to stdout, or to `destination` (tests read what it writes). */
+/** Readable lines for a person at a terminal, JSON for whatever collects the logs. */
+export function resolveLogFormat(config: AppConfig, isTerminal = process.stdout.isTTY === true) {
+  return config.logFormat ?? (isTerminal ? 'pretty' : 'json');
+}
+
+/**
+ * The server's logger: to stdout, or to `destination` (tests read what it writes). On a
+ * terminal through pino-pretty in this process (a transport's worker thread would outlive a
+ * fatal exit's last line).
+ */
 export function createLogger(config: AppConfig, destination?: pino.DestinationStream): Logger {
   const options = {
     level: config.logLevel,
     base: { service: 'sticky' },
     serializers: logSerializers,
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  if (resolveLogFormat(config) === 'json') return pino(options);
+  return pino(
+    options,
+    buildPrettyStream({
+      ignore: 'pid,hostname,service,reqId',
+      translateTime: 'SYS:HH:MM:ss',
+      sync: true,
+    }),
+  );
 }
 
 /**
@@ -81,7 +100,11 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
         sessionSecret: resolveSessionSecret(config),
         jobs,
       },
-      { logger: log },
+      {
+        logger: log,
+        // On a terminal, one line per request would push "Sticky is running at …" off screen.
+        requestLogLevel: resolveLogFormat(config) === 'pretty' ? 'debug' : 'info',
+      },
     );
     // After the app: what the workers commit, they tell its caches at once (read your writes,
     // docs/catalog.md, "Caches and versions").

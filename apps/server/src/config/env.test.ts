@@ -64,6 +64,14 @@ describe('loadConfig', () => {
     expect(problems).toContain('SESSION_SECRET must be at least 32 characters, got 5');
   });
 
+  it('takes LOG_FORMAT json or pretty, and says so for anything else', () => {
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(problemsOf({ LOG_FORMAT: 'xml' })).toEqual([
+      'LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), got "xml"',
+    ]);
+  });
+
   it('refuses production without a sign-in provider or session secret', () => {
     const problems = problemsOf({ NODE_ENV: 'production' });
     expect(problems.some((line) => line.startsWith('No sign-in provider is configured'))).toBe(

@@ -262,6 +262,20 @@ const envSchema = z
         }
         return level;
       }),
+    LOG_FORMAT: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const format = value?.trim() || undefined;
+        if (format !== undefined && format !== 'json' && format !== 'pretty') {
+          ctx.addIssue({
+            code: 'custom',
+            message: `LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return format;
+      }),
     SEED_STARTER_CATALOG: z
       .string()
       .optional()
@@ -512,6 +526,8 @@ export interface AppConfig {
   analyticsScriptIntegrity: string | undefined;
   apiKeys: string[];
   logLevel: string;
+  /** Unset: readable lines on a terminal, JSON otherwise (server.ts, `resolveLogFormat`). */
+  logFormat: 'json' | 'pretty' | undefined;
   seedStarterCatalog: boolean;
   importLimits: {
     maxBytes: number;
@@ -643,6 +659,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     analyticsScriptIntegrity: e.ANALYTICS_SCRIPT_INTEGRITY,
     apiKeys: e.STICKY_API_KEYS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     seedStarterCatalog: e.SEED_STARTER_CATALOG,
     importLimits: {
       maxBytes: e.IMPORT_MAX_BYTES,

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
-import { createLogger } from '../server.ts';
+import { createLogger, resolveLogFormat } from '../server.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
 import { rawRequest } from '../test-support/raw-http.ts';
 import { signInAs } from '../test-support/sign-in.ts';
@@ -74,5 +74,48 @@ describe('request logs', () => {
     await expect
       .poll(() => linesAbout('/api/uploads').map((line) => line.msg))
       .toContain('request aborted by the client');
+  });
+});
+
+describe('request logs on a terminal', () => {
+  it('are readable lines there and JSON anywhere else, unless LOG_FORMAT says', () => {
+    expect(resolveLogFormat(loadConfig({}), true)).toBe('pretty');
+    expect(resolveLogFormat(loadConfig({}), false)).toBe('json');
+    expect(resolveLogFormat(loadConfig({ LOG_FORMAT: 'json' }), true)).toBe('json');
+    expect(resolveLogFormat(loadConfig({ LOG_FORMAT: 'pretty' }), false)).toBe('pretty');
+  });
+
+  it('keep the one line per request to debug, so the start line stays on screen', async () => {
+    for (const level of ['info', 'debug'] as const) {
+      const lines: Array<Record<string, unknown>> = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+            lines.push(JSON.parse(line) as Record<string, unknown>);
+          }
+          done();
+        },
+      });
+      const logger = createLogger(loadConfig({ LOG_LEVEL: level }), sink);
+      const app = await startListeningApp(
+        { LOG_LEVEL: level, STICKY_API_KEYS: apiKey },
+        { logger, requestLogLevel: 'debug' },
+      );
+      try {
+        await fetch(`${app.baseUrl}/v1/gifs/trending?api_key=${apiKey}&limit=1`);
+        // The first answer's line is written (synchronously, to this sink) before the server
+        // reads the next request: once the second is answered, the first's line is there or
+        // never will be.
+        await fetch(`${app.baseUrl}/healthz`);
+        const trendingLines = lines.filter(
+          (line) =>
+            line.msg === 'request completed' &&
+            String((line.req as { url?: string }).url).startsWith('/v1/gifs/trending'),
+        );
+        expect(trendingLines.map((line) => line.level)).toEqual(level === 'info' ? [] : [20]);
+      } finally {
+        await app.close();
+      }
+    }
   });
 });

@@ -27,7 +27,7 @@ export interface TestApp {
 
 export type TestAppOptions = Pick<
   BuildAppOptions,
-  'webDistDir' | 'serverFactory' | 'rateLimitWindowMs' | 'logger'
+  'webDistDir' | 'serverFactory' | 'rateLimitWindowMs' | 'logger' | 'requestLogLevel'
 > & {
   /**
    * Run the job queue as `npm start` does (uploads and later renditions processed in this
