@@ -341,7 +341,8 @@ export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
   answerErrorsWith(app, toTenorErrorBody);
   markAsApi(app);
   documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
-  await app.register(sessionUserPlugin);
+  // Every route of Tenor's API reads: a token needs `read` (docs/security.md, "API tokens").
+  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
   acceptTenorKey(app);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
