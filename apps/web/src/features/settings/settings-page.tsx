@@ -74,8 +74,9 @@ function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
         Your new token
       </h3>
       <p className="text-sm text-gray-200">
-        Copy it now: it is shown only once. Anyone who has it can upload as you. The curl command
-        and the ShareX uploader below hold it until you press Done.
+        Copy it now: it is shown only once. Anyone who has it can do what you let it do, as you,
+        until it expires. The curl command and the ShareX uploader below hold it until you press
+        Done.
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <code className="rounded-lg bg-gray-950 px-3 py-2 text-sm break-all text-emerald-100">
@@ -172,7 +173,7 @@ function RevokeTokenDialog({
       title="Revoke this token?"
       description={
         token
-          ? `Scripts and tools that use “${token.name}” can no longer upload as you. This cannot be undone.`
+          ? `Scripts and tools that use “${token.name}” can no longer act as you. This cannot be undone.`
           : undefined
       }
       open={token !== null}
