@@ -515,6 +515,20 @@ test.describe('uploads', () => {
       },
     });
     expect(refused.status()).toBe(401);
+
+    // "Revoke every token", beside "Sign out everywhere", asks first; then no token is left.
+    const access = page.getByRole('region', { name: 'Sessions and tokens' });
+    await expect(access.getByRole('button', { name: 'Sign out everywhere' })).toBeVisible();
+    await access.getByRole('button', { name: 'Revoke every token' }).click();
+    const revokeAll = page.getByRole('dialog', { name: 'Revoke every token?' });
+    await expectNoSeriousAxeViolations(page, 'the revoke-every-token dialog');
+    await revokeAll.getByRole('button', { name: 'Revoke every token' }).click();
+    await expect(revokeAll).toBeHidden();
+    await expect(page.getByText('No tokens yet.')).toBeVisible();
+    const curlToken = await sharex.get(new URL('/api/uploads', baseURL).href, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(curlToken.status()).toBe(401);
     await sharex.dispose();
   });
 });

@@ -26,7 +26,7 @@ export const featureDependencies = {
   landing: ['auth'],
   navigation: ['auth', 'content'],
   search: ['content'],
-  settings: ['content'],
+  settings: ['auth', 'content'],
   uploads: ['auth', 'content'],
 };
 

@@ -8,6 +8,8 @@ export const apiErrorCodeSchema = z.enum([
   'bad_request',
   'unauthorized',
   'forbidden',
+  /** A personal API token lacks the scope a call needs; the message names it (docs/security.md, "API tokens"). */
+  'insufficient_scope',
   'not_found',
   'conflict',
   /** The request named a host this server does not answer for (docs/security.md, "Hosts"). */
@@ -28,6 +30,7 @@ export const apiErrorStatusByCode = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   misdirected: 421,

@@ -232,12 +232,25 @@ export type UpdateItemRequest = z.infer<typeof updateItemRequestSchema>;
 export const deleteItemResponseSchema = z.object({ success: z.literal(true), id: z.string() });
 export type DeleteItemResponse = z.infer<typeof deleteItemResponseSchema>;
 
+/**
+ * What a personal API token may do, chosen when it is made (docs/security.md, "API tokens"):
+ * `upload` send files, `items` edit and delete its owner's items, `read` the `/v1`, `/v2` and
+ * `/api` reads, `admin` an admin's powers (only an admin may choose it).
+ */
+export const tokenScopeSchema = z.enum(['upload', 'items', 'read', 'admin']);
+export type TokenScope = z.infer<typeof tokenScopeSchema>;
+
+/** A token lives 90 days unless its maker chooses otherwise, a year at most. */
+export const tokenLifetimeDays = { default: 90, max: 365 } as const;
+
 /** A personal API token as listed (the secret itself is shown once, when made). */
 export const apiTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.iso.datetime({ offset: true }),
   lastUsedAt: z.iso.datetime({ offset: true }).nullable(),
+  scopes: z.array(tokenScopeSchema),
+  expiresAt: z.iso.datetime({ offset: true }),
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
@@ -250,6 +263,17 @@ export type ListTokensResponse = z.infer<typeof listTokensResponseSchema>;
 /** `POST /api/tokens` */
 export const createTokenRequestSchema = z.object({
   name: z.string().trim().min(1, 'Name the token.').max(100, 'A name is at most 100 characters.'),
+  scopes: z
+    .array(tokenScopeSchema)
+    .min(1, 'Choose at least one thing the token may do.')
+    .max(tokenScopeSchema.options.length)
+    .default(['upload']),
+  expiresInDays: z
+    .number()
+    .int('Give the lifetime in whole days.')
+    .min(1, 'A token lives at least one day.')
+    .max(tokenLifetimeDays.max, `A token lives at most ${tokenLifetimeDays.max} days.`)
+    .default(tokenLifetimeDays.default),
 });
 export type CreateTokenRequest = z.infer<typeof createTokenRequestSchema>;
 
@@ -267,3 +291,10 @@ export type TokenParams = z.infer<typeof tokenParamsSchema>;
 
 export const deleteTokenResponseSchema = z.object({ success: z.literal(true), id: z.string() });
 export type DeleteTokenResponse = z.infer<typeof deleteTokenResponseSchema>;
+
+/** `DELETE /api/tokens`: every token of the person revoked ("Revoke every token"). */
+export const revokeTokensResponseSchema = z.object({
+  success: z.literal(true),
+  revoked: z.number().int().nonnegative(),
+});
+export type RevokeTokensResponse = z.infer<typeof revokeTokensResponseSchema>;

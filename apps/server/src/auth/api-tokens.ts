@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiToken, SessionUser } from '@sticky/contracts';
-import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { ApiToken, CreateTokenRequest, SessionUser, TokenScope } from '@sticky/contracts';
+import { tokenScopeSchema } from '@sticky/contracts';
+import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import { apiTokens, users } from '../db/schema.ts';
@@ -15,6 +16,12 @@ export const MAX_TOKENS_PER_PERSON = 20;
 const TOUCH_INTERVAL_MS = 60 * 1000;
 /** `sticky_` and 32 random bytes: recognisable in a leak scan, impossible to guess. */
 const TOKEN_PATTERN = /^sticky_[A-Za-z0-9_-]{43}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The stored scopes that are still scopes, in the contracts' order. */
+function readScopes(stored: readonly string[]): TokenScope[] {
+  return tokenScopeSchema.options.filter((scope) => stored.includes(scope));
+}
 
 function toApiToken(row: typeof apiTokens.$inferSelect): ApiToken {
   return {
@@ -22,22 +29,31 @@ function toApiToken(row: typeof apiTokens.$inferSelect): ApiToken {
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    scopes: readScopes(row.scopes),
+    expiresAt: row.expiresAt.toISOString(),
   };
 }
 
 /**
  * Makes a personal API token (docs/security.md, "API tokens"): the secret is answered once and
- * only its sha256 is kept, like session tokens.
+ * only its sha256 is kept, like session tokens. It may do what its scopes say, until it expires;
+ * only an admin may give it the `admin` scope.
  */
 export async function createApiToken(
   db: Database,
-  userId: string,
-  name: string,
+  owner: Pick<SessionUser, 'id' | 'isAdmin'>,
+  request: CreateTokenRequest,
 ): Promise<{ token: ApiToken; secret: string }> {
+  const userId = owner.id;
+  const { name } = request;
+  if (request.scopes.includes('admin') && !owner.isAdmin) {
+    throw new AppError('forbidden', 'Only an admin can make a token with the admin scope.');
+  }
+  // Expired tokens stay listed (their holder sees why a script stopped) but hold no place.
   const [held] = await db
     .select({ n: count() })
     .from(apiTokens)
-    .where(eq(apiTokens.userId, userId));
+    .where(and(eq(apiTokens.userId, userId), gt(apiTokens.expiresAt, sql`now()`)));
   if ((held?.n ?? 0) >= MAX_TOKENS_PER_PERSON) {
     throw new AppError(
       'conflict',
@@ -47,7 +63,14 @@ export async function createApiToken(
   const secret = `sticky_${randomBytes(32).toString('base64url')}`;
   const [row] = await db
     .insert(apiTokens)
-    .values({ id: randomUUID(), userId, name: name.trim(), tokenHash: hashToken(secret) })
+    .values({
+      id: randomUUID(),
+      userId,
+      name: name.trim(),
+      tokenHash: hashToken(secret),
+      scopes: readScopes(request.scopes),
+      expiresAt: new Date(Date.now() + request.expiresInDays * DAY_MS),
+    })
     .returning();
   return { token: toApiToken(row!), secret };
 }
@@ -70,24 +93,52 @@ export async function deleteApiToken(db: Database, userId: string, id: string): 
   if (deleted.length === 0) throw new AppError('not_found', 'You have no token with this id.');
 }
 
+/** Revokes every token of a person ("Revoke every token"); returns how many there were. */
+export async function deleteUserApiTokens(db: Database, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .returning({ id: apiTokens.id });
+  return deleted.length;
+}
+
+/** The person a token stands for, and what the token lets a caller do as them. */
+export interface TokenHolder {
+  user: SessionUser;
+  scopes: TokenScope[];
+}
+
 /**
  * The person a Bearer token stands for, or null (unknown, revoked, or the person is no longer
- * on the allow-list). Their roles are read now, as for a session.
+ * on the allow-list); an expired token is refused with its own reason. Their roles are read now,
+ * as for a session, and admin powers need the `admin` scope as well (docs/security.md, "API
+ * tokens").
  */
 export async function findTokenUser(
   db: Database,
   config: AppConfig,
   secret: string,
-): Promise<SessionUser | null> {
+): Promise<TokenHolder | null> {
   if (!TOKEN_PATTERN.test(secret)) return null;
   const tokenHash = hashToken(secret);
   const [row] = await db
-    .select({ tokenId: apiTokens.id, ...personColumns })
+    .select({
+      tokenId: apiTokens.id,
+      scopes: apiTokens.scopes,
+      expiresAt: apiTokens.expiresAt,
+      ...personColumns,
+    })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, tokenHash))
     .limit(1);
   if (!row || !isEmailAllowed(row.email, config)) return null;
+  if (row.expiresAt.getTime() <= Date.now()) {
+    throw new AppError(
+      'unauthorized',
+      `This API token expired on ${row.expiresAt.toISOString().slice(0, 10)}: make a new one on /settings.`,
+    );
+  }
   await db
     .update(apiTokens)
     .set({ lastUsedAt: new Date() })
@@ -100,5 +151,7 @@ export async function findTokenUser(
         ),
       ),
     );
-  return toSessionUser(config, row);
+  const scopes = readScopes(row.scopes);
+  const user = toSessionUser(config, row);
+  return { user: { ...user, isAdmin: user.isAdmin && scopes.includes('admin') }, scopes };
 }

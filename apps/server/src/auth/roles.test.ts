@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/env.ts';
 import { toSessionUser } from './roles.ts';
 
-const person = { id: 'u1', name: 'Ann', email: 'Ann@Example.com', picture: null, groups: [] };
+const person = {
+  id: 'u1',
+  name: 'Ann',
+  email: 'Ann@Example.com',
+  picture: null,
+  groups: [] as string[],
+  groupsReadAt: new Date(),
+};
+const dayMs = 24 * 60 * 60 * 1000;
 
 describe('roles', () => {
   it('makes admins by email (any case) or by an OIDC admin group, and no one else', () => {
@@ -12,6 +20,17 @@ describe('roles', () => {
     expect(toSessionUser(config, bob).isAdmin).toBe(false);
     expect(toSessionUser(config, { ...bob, groups: ['staff', 'ops'] }).isAdmin).toBe(true);
     expect(toSessionUser(config, { ...bob, groups: ['Ops'] }).isAdmin).toBe(false);
+  });
+
+  it('honors admin groups only as long as a session lives after the sign-in that read them', () => {
+    const config = loadConfig({ OIDC_ADMIN_GROUPS: 'ops', SESSION_MAX_AGE_DAYS: '30' });
+    const readAt = (daysAgo: number) => new Date(Date.now() - daysAgo * dayMs);
+    const member = { ...person, groups: ['ops'] };
+    expect(toSessionUser(config, { ...member, groupsReadAt: readAt(29) }).isAdmin).toBe(true);
+    expect(toSessionUser(config, { ...member, groupsReadAt: readAt(30) }).isAdmin).toBe(false);
+    // An admin by email is named by the configuration, read now, not by a sign-in.
+    const byEmail = loadConfig({ ADMIN_EMAILS: 'ann@example.com', SESSION_MAX_AGE_DAYS: '30' });
+    expect(toSessionUser(byEmail, { ...person, groupsReadAt: readAt(400) }).isAdmin).toBe(true);
   });
 
   it('lets everyone, only admins, or nobody upload, as UPLOADS says', () => {

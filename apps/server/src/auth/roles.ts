@@ -9,15 +9,24 @@ export interface StoredPerson {
   picture: string | null;
   /** The OIDC groups of the last sign-in. */
   groups: readonly string[];
+  /** When `groups` were read: the last sign-in. */
+  groupsReadAt: Date;
 }
 
 /**
  * An admin is named by email (ADMIN_EMAILS) or, with an OIDC provider, by a group of the
  * last sign-in (OIDC_ADMIN_GROUPS); uploads are for everyone, admins only, or off
- * (docs/uploads.md, "Who may do what").
+ * (docs/uploads.md, "Who may do what"). Groups read longer ago than a session lives no longer
+ * count: someone taken out of the group loses admin rights at most that long after, on a
+ * session or a token alike (docs/security.md, "Admins").
  */
-export function isAdminPerson(config: AppConfig, person: Pick<StoredPerson, 'email' | 'groups'>) {
+export function isAdminPerson(
+  config: AppConfig,
+  person: Pick<StoredPerson, 'email' | 'groups' | 'groupsReadAt'>,
+  now = Date.now(),
+) {
   if (config.admins.emails.includes(person.email.toLowerCase())) return true;
+  if (now - person.groupsReadAt.getTime() >= config.sessionMaxAgeMs) return false;
   return person.groups.some((group) => config.admins.oidcGroups.includes(group));
 }
 

@@ -32,6 +32,7 @@ export const personColumns = {
   email: users.email,
   picture: users.picture,
   groups: users.groups,
+  groupsReadAt: users.groupsReadAt,
 };
 
 export function hashToken(token: string): string {
@@ -132,6 +133,7 @@ export async function upsertUser(
         name: claims.name,
         picture: claims.picture,
         groups,
+        groupsReadAt: sql`now()`,
         updatedAt: sql`now()`,
       },
     })

@@ -120,6 +120,22 @@ describe('loadConfig', () => {
       'ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*): the local sign-in lets anyone claim any email',
     ]);
     expect(problemsOf({ LOCAL_SIGN_IN: '0' })[0]).toMatch(/leaves no way to sign in/);
+    expect(loadConfig({ ADMIN_EMAILS: 'a@example.com' }).admins.emails).toEqual(['a@example.com']);
+    expect(
+      problemsOf({ HOST: '0.0.0.0', LOCAL_SIGN_IN: '1', ADMIN_EMAILS: 'a@example.com' }),
+    ).toEqual([
+      'ADMIN_EMAILS and OIDC_ADMIN_GROUPS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*) when HOST or PUBLIC_URL is not loopback (got HOST "0.0.0.0", PUBLIC_URL "http://localhost"): the local sign-in lets anyone claim an admin\'s email',
+    ]);
+    expect(
+      problemsOf({
+        PUBLIC_URL: 'https://gifs.example',
+        LOCAL_SIGN_IN: '1',
+        OIDC_ADMIN_GROUPS: 'admins',
+      })[0],
+    ).toMatch(/^ADMIN_EMAILS and OIDC_ADMIN_GROUPS need a real sign-in provider/);
+    expect(
+      loadConfig({ HOST: '0.0.0.0', ADMIN_EMAILS: 'a@example.com', ...oidc }).signIn.kind,
+    ).toBe('oidc');
     expect(problemsOf({ LOCAL_SIGN_IN: 'maybe' })).toEqual([
       'LOCAL_SIGN_IN must be 1 or 0, got "maybe"',
     ]);

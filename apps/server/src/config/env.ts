@@ -399,7 +399,8 @@ const envSchema = z
     }
     const hasIssuer = Boolean(env.GOOGLE_CLIENT_ID || env.OIDC_ISSUER);
     // The local sign-in lets anyone claim any email (docs/security.md, "Sign-in"): only for
-    // this machine, or where the operator asks for it, and never beside an allow-list.
+    // this machine, or where the operator asks for it, never beside an allow-list, and beside
+    // admins only on this machine.
     const hasAllowList = env.ALLOWED_EMAILS.length > 0 || env.ALLOWED_EMAIL_DOMAINS.length > 0;
     if (!hasIssuer && env.NODE_ENV !== 'production') {
       const host = env.HOST ?? '127.0.0.1';
@@ -409,6 +410,16 @@ const envSchema = z
           code: 'custom',
           message:
             'ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*): the local sign-in lets anyone claim any email',
+        });
+      } else if (
+        env.LOCAL_SIGN_IN === true &&
+        (env.ADMIN_EMAILS.length > 0 || env.OIDC_ADMIN_GROUPS.length > 0) &&
+        !(isLoopbackHost(host) && isLoopbackHost(publicHost))
+      ) {
+        // Anyone who reaches it could sign in as an admin's email (docs/security.md, "Sign-in").
+        ctx.addIssue({
+          code: 'custom',
+          message: `ADMIN_EMAILS and OIDC_ADMIN_GROUPS need a real sign-in provider (GOOGLE_CLIENT_* or OIDC_*) when HOST or PUBLIC_URL is not loopback (got HOST ${JSON.stringify(host)}, PUBLIC_URL ${JSON.stringify(env.PUBLIC_URL ?? 'http://localhost')}): the local sign-in lets anyone claim an admin's email`,
         });
       } else if (env.LOCAL_SIGN_IN === false) {
         ctx.addIssue({

@@ -38,6 +38,8 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** When `groups` were read (the last sign-in): honored for SESSION_MAX_AGE_DAYS after. */
+    groupsReadAt: timestamp('groups_read_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_issuer_subject_key').on(t.issuer, t.subject)],
 );
@@ -52,7 +54,9 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true })
+      .notNull()
+      .default(sql`(now() + interval '90 days')`),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -540,6 +544,12 @@ export const apiTokens = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** What the token may do (contracts' `tokenScopeSchema`), chosen when it is made. */
+    scopes: text('scopes')
+      .array()
+      .notNull()
+      .default(sql`'{upload}'::text[]`),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
 );

@@ -40,7 +40,15 @@ describe('cross-site writes are refused on every write route', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp(
-      { PUBLIC_URL: ORIGIN, ADMIN_EMAILS: 'admin@sticky.example' },
+      {
+        PUBLIC_URL: ORIGIN,
+        ADMIN_EMAILS: 'admin@sticky.example',
+        // Admins off loopback need a real provider (config/env.ts); nothing here signs in
+        // through it, so it need not answer.
+        OIDC_ISSUER: 'http://127.0.0.1:9/oidc',
+        OIDC_CLIENT_ID: 'sticky',
+        OIDC_CLIENT_SECRET: 'not-used-by-these-tests-0123456789',
+      },
       { hasJobs: true },
     );
     [itemId] = (await insertCatalogItems(testApp.database, [{ title: 'Dancing cat' }])) as [string];

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@sticky/contracts';
+import type { SessionUser, TokenScope } from '@sticky/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { findTokenUser } from '../auth/api-tokens.ts';
@@ -34,6 +34,43 @@ declare module 'fastify' {
      * a personal API token in `Authorization: Bearer` (explicit, sent only by its holder).
      */
     authMethod: 'session' | 'token' | null;
+    /** What the API token of the request may do; null without a token. */
+    tokenScopes: readonly TokenScope[] | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The scope an API token needs to call this route (docs/security.md, "API tokens"). A route
+     * of /api that names none is for sessions only: sign-in and token management among them.
+     */
+    tokenScope?: TokenScope;
+  }
+}
+
+/** Options of `sessionUserPlugin`. */
+export interface SessionUserOptions {
+  /** The scope tokens need on the API's routes that name none (the read-only APIs: `read`). */
+  defaultTokenScope?: TokenScope;
+}
+
+/**
+ * Whether the token may call the route: its scope, named by the route's config (or the API's
+ * default); a route that names none is refused to every token.
+ */
+function checkTokenScope(request: FastifyRequest, options: SessionUserOptions): void {
+  // An unknown path answers 404 as it would to anyone.
+  if (request.is404) return;
+  const needed = request.routeOptions.config.tokenScope ?? options.defaultTokenScope;
+  if (!needed) {
+    throw new AppError(
+      'forbidden',
+      'API tokens cannot call this (sign-in, sign-out and token management): use the web app, signed in.',
+    );
+  }
+  if (!request.tokenScopes?.includes(needed)) {
+    throw new AppError(
+      'insufficient_scope',
+      `This API token lacks the "${needed}" scope, which this call needs: make a token with it on /settings.`,
+    );
   }
 }
 
@@ -51,15 +88,16 @@ function readBearer(request: FastifyRequest): string | undefined {
  * that registers it (docs/security.md, "API tokens"). A token that is not valid is refused
  * outright rather than treated as signed out: a script should learn its token is wrong.
  */
-export const sessionUserPlugin = fp(async (app: FastifyInstance) => {
+export const sessionUserPlugin = fp(async (app: FastifyInstance, options: SessionUserOptions) => {
   const { config, database } = app.deps;
   const cookieName = sessionCookieName(config);
   app.decorateRequest('authMethod', null);
+  app.decorateRequest('tokenScopes', null);
   app.addHook('onRequest', async (request) => {
     const bearer = readBearer(request);
     if (bearer !== undefined) {
-      request.user = await findTokenUser(database.db, config, bearer);
-      if (!request.user) {
+      const holder = await findTokenUser(database.db, config, bearer);
+      if (!holder) {
         // Wrong tokens count with wrong api_keys, per address: none is guessed at leisure.
         await app.apiLimits.chargeFailedKey(request);
         throw new AppError(
@@ -67,7 +105,10 @@ export const sessionUserPlugin = fp(async (app: FastifyInstance) => {
           'This API token is not valid: it was revoked or mistyped.',
         );
       }
+      request.user = holder.user;
+      request.tokenScopes = holder.scopes;
       request.authMethod = 'token';
+      checkTokenScope(request, options);
       return;
     }
     const token = request.cookies[cookieName];

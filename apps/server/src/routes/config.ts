@@ -32,6 +32,7 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      config: { tokenScope: 'read' },
       schema: {
         summary: 'Where the web app gets its content, and which scripts it loads',
         response: { 200: clientConfigSchema, ...apiErrorResponses },

@@ -27,6 +27,7 @@ export const favoritesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/',
     {
+      config: { tokenScope: 'read' },
       schema: {
         summary: "The account's favorite ids, newest first",
         response: { 200: favoritesResponseSchema, ...apiErrorResponses },

@@ -19,6 +19,7 @@ export const itemsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:id',
     {
+      config: { tokenScope: 'read' },
       schema: {
         summary: 'An item with what I may do with it',
         description: 'A hidden item exists only for its owner and admins (404 for others).',
@@ -35,7 +36,7 @@ export const itemsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/:id',
     {
-      config: { rateLimit: { max: 120 } },
+      config: { rateLimit: { max: 120 }, tokenScope: 'items' },
       schema: {
         summary: 'Edit an item (its owner or an admin; hide and unhide: admins)',
         description:
@@ -54,7 +55,7 @@ export const itemsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/:id',
     {
-      config: { rateLimit: { max: 120 } },
+      config: { rateLimit: { max: 120 }, tokenScope: 'items' },
       schema: {
         summary: 'Delete an item (its owner or an admin)',
         params: ownedItemParamsSchema,

@@ -29,7 +29,7 @@ function fitWithin(sizes: readonly PreviewMedia[], maxWidth?: number, maxHeight?
 export const oembedRoutes: FastifyPluginAsyncZod = async (app) => {
   // Its consumers are servers asking for JSON: an API, refused under another name.
   markAsApi(app);
-  await app.register(sessionUserPlugin);
+  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
   const { config } = app.deps;
   const ownOrigin = new URL(config.publicUrl).origin;
 

@@ -3,16 +3,23 @@ import {
   createTokenResponseSchema,
   deleteTokenResponseSchema,
   listTokensResponseSchema,
+  revokeTokensResponseSchema,
   tokenParamsSchema,
 } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createApiToken, deleteApiToken, listApiTokens } from '../auth/api-tokens.ts';
+import {
+  createApiToken,
+  deleteApiToken,
+  deleteUserApiTokens,
+  listApiTokens,
+} from '../auth/api-tokens.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSession, signedInUser } from '../plugins/session.ts';
 
 /**
  * `/api/tokens`: personal API tokens for scripts and tools (docs/security.md, "API tokens").
- * Managed from a signed-in browser only: a token cannot make or revoke tokens.
+ * Managed from a signed-in browser only: a token cannot make or revoke tokens (no route here
+ * names a `tokenScope`, and `requireSession` says so again).
  */
 export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
@@ -46,9 +53,24 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const made = await createApiToken(db, signedInUser(request).id, request.body.name);
+      const made = await createApiToken(db, signedInUser(request), request.body);
       return reply.code(201).send({ success: true as const, ...made });
     },
+  );
+
+  app.delete(
+    '/',
+    {
+      config: { rateLimit: { max: 20 } },
+      schema: {
+        summary: 'Revoke every one of my API tokens',
+        response: { 200: revokeTokensResponseSchema, ...apiErrorResponses },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      revoked: await deleteUserApiTokens(db, signedInUser(request).id),
+    }),
   );
 
   app.delete(

@@ -66,7 +66,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/uploads',
     {
-      config: { isMultipart: true, rateLimit: { max: 60 } },
+      config: { isMultipart: true, rateLimit: { max: 60 }, tokenScope: 'upload' },
       schema: {
         summary: 'Upload files (multipart/form-data)',
         description:
@@ -127,6 +127,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/uploads',
     {
+      config: { tokenScope: 'upload' },
       schema: {
         summary: 'My uploads, newest first',
         querystring: listUploadsQuerySchema,
@@ -139,6 +140,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/uploads/limits',
     {
+      config: { tokenScope: 'upload' },
       schema: {
         summary: 'What I may upload, and what I have used today',
         response: { 200: uploadLimitsResponseSchema, ...apiErrorResponses },
@@ -150,6 +152,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/uploads',
     {
+      config: { tokenScope: 'admin' },
       schema: {
         summary: 'Everyone’s uploads, newest first, with who sent them (admins)',
         querystring: listUploadsQuerySchema,

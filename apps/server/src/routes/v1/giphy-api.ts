@@ -18,7 +18,8 @@ export async function registerGiphyApi(app: FastifyInstance): Promise<void> {
   answerErrorsAsGiphy(app);
   markAsApi(app);
   documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
-  await app.register(sessionUserPlugin);
+  // Every route of GIPHY's API reads: a token needs `read` (docs/security.md, "API tokens").
+  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
   await app.register(catalogReadsPlugin);

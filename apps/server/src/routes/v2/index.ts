@@ -20,6 +20,7 @@ import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { listCategories } from '../../catalog/query/categories.ts';
 import type { ItemType } from '../../catalog/query/items.ts';
 import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
+import { isFromAnotherSite } from '../../catalog/requester.ts';
 import { serializeItemsJson } from '../../catalog/query/item-json.ts';
 import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
@@ -303,8 +304,9 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.query;
       reply.header('cache-control', 'no-store');
       // Our events are counted per person (docs/catalog.md, "Trending"): a keyed app has none,
-      // so its shares are accepted and not counted.
-      if (!request.user) {
+      // so its shares are accepted and not counted; nor is a share another site made a
+      // signed-in browser send, as /v1's pingbacks (docs/security.md, "Cross-site rules").
+      if (!request.user || isFromAnotherSite(request, deps.config)) {
         const [item] = JSON.parse((await serializeItemsJson(deps, [id])).json) as GiphyItem[];
         if (!item) throw new AppError('not_found', `No item with id ${id}`);
         return { status: 'ok' as const, counted: false };
@@ -339,7 +341,8 @@ export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
   answerErrorsWith(app, toTenorErrorBody);
   markAsApi(app);
   documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
-  await app.register(sessionUserPlugin);
+  // Every route of Tenor's API reads: a token needs `read` (docs/security.md, "API tokens").
+  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
   acceptTenorKey(app);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);

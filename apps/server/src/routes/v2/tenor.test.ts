@@ -380,6 +380,15 @@ describe('/v2 (Tenor v2)', () => {
     expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: true });
     expect((await share(ids[1]!)).json()).toEqual({ status: 'ok', counted: false });
     expect((await share('no-such-item')).statusCode).toBe(404);
+    // A share another site made the browser send counts nothing, as a /v1 pingback would not.
+    const crossSite = (id: string) =>
+      testApp.app.inject({
+        url: `/v2/registershare?id=${id}`,
+        headers: { cookie, 'sec-fetch-site': 'cross-site' },
+      });
+    expect((await crossSite(ids[2]!)).json()).toEqual({ status: 'ok', counted: false });
+    expect((await crossSite('no-such-item')).statusCode).toBe(404);
+    expect((await share(ids[2]!)).json()).toEqual({ status: 'ok', counted: true });
     const keyed = await get(
       `/v2/registershare?key=tenor-key-0123456789abcdefghijklmnopq&id=${ids[1]}`,
     );

@@ -1,9 +1,9 @@
-import type { ApiToken } from '@sticky/contracts';
+import type { ApiToken, CreateTokenRequest } from '@sticky/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, stubApi } from '@/test-support/api.ts';
-import { renderRoute } from '@/test-support/render.tsx';
+import { renderRoute, testUser } from '@/test-support/render.tsx';
 import { SettingsPage } from './settings-page.tsx';
 
 const secret = 'sticky_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
@@ -20,17 +20,34 @@ describe('Settings: API tokens', () => {
 
   beforeEach(() => {
     tokens = [
-      { id: 't1', name: 'Old laptop', createdAt: '2025-01-02T10:00:00.000Z', lastUsedAt: null },
-      { id: 't2', name: 'CI job', createdAt: '2025-01-03T10:00:00.000Z', lastUsedAt: null },
+      {
+        id: 't1',
+        name: 'Old laptop',
+        createdAt: '2025-01-02T10:00:00.000Z',
+        lastUsedAt: null,
+        scopes: ['upload', 'items'],
+        expiresAt: '2025-04-02T10:00:00.000Z',
+      },
+      {
+        id: 't2',
+        name: 'CI job',
+        createdAt: '2025-01-03T10:00:00.000Z',
+        lastUsedAt: '2025-01-05T10:00:00.000Z',
+        scopes: ['read'],
+        expiresAt: '2999-01-03T10:00:00.000Z',
+      },
     ];
     api = stubApi({
       'GET /api/tokens': () => json({ success: true, tokens }),
       'POST /api/tokens': ({ body }) => {
+        const request = body as CreateTokenRequest;
         const token = {
           id: 't3',
-          name: (body as { name: string }).name,
+          name: request.name,
           createdAt: '2025-01-04T10:00:00.000Z',
           lastUsedAt: null,
+          scopes: request.scopes,
+          expiresAt: new Date(Date.now() + request.expiresInDays * 86_400_000).toISOString(),
         };
         tokens = [token, ...tokens];
         return json({ success: true, token, secret }, 201);
@@ -40,11 +57,16 @@ describe('Settings: API tokens', () => {
         tokens = tokens.filter((token) => token.id !== id);
         return json({ success: true, id });
       },
+      'DELETE /api/tokens': () => {
+        const revoked = tokens.length;
+        tokens = [];
+        return json({ success: true, revoked });
+      },
     });
   });
 
-  const renderSettings = async () => {
-    renderRoute(<SettingsPage />, { path: '/settings', url: '/settings' });
+  const renderSettings = async (session = testUser) => {
+    renderRoute(<SettingsPage />, { path: '/settings', url: '/settings', session });
     await screen.findByRole('list', { name: 'Your API tokens' });
   };
 
@@ -107,5 +129,109 @@ describe('Settings: API tokens', () => {
       '/api/tokens/t1',
     ]);
     expect(within(list).getByRole('listitem')).toHaveTextContent('CI job');
+  });
+
+  it('makes a token with the scopes and lifetime chosen, each scope saying what it allows', async () => {
+    await renderSettings();
+    const user = userEvent.setup();
+    const scopes = screen.getByRole('group', { name: 'What the token may do' });
+    // Upload is the default; a non-admin is not offered admin.
+    expect(within(scopes).getByRole('checkbox', { name: 'Upload' })).toBeChecked();
+    expect(within(scopes).getByRole('checkbox', { name: 'Edit your items' })).not.toBeChecked();
+    expect(within(scopes).queryByRole('checkbox', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(
+      within(scopes).getByRole('checkbox', { name: 'Edit your items' }),
+    ).toHaveAccessibleDescription(
+      'Change the title, tags and details of what you uploaded, and delete it.',
+    );
+    expect(within(scopes).getByRole('checkbox', { name: 'Read' })).toHaveAccessibleDescription(
+      /Search and browse this Sticky as you, through the GIPHY and Tenor APIs/,
+    );
+    expect(screen.getByLabelText('Expires after')).toHaveValue('90');
+
+    await user.type(screen.getByLabelText('Token name'), 'Editor');
+    await user.click(within(scopes).getByRole('checkbox', { name: 'Upload' }));
+    await user.click(within(scopes).getByRole('checkbox', { name: 'Edit your items' }));
+    await user.keyboard(' ');
+    await user.click(within(scopes).getByRole('checkbox', { name: 'Read' }));
+    await user.selectOptions(screen.getByLabelText('Expires after'), '7 days');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    await screen.findByRole('heading', { name: 'Your new token' });
+    // The space bar toggled the focused checkbox back: only `read` is left.
+    expect(api.calls.find((call) => call.method === 'POST')?.body).toEqual({
+      name: 'Editor',
+      scopes: ['read'],
+      expiresInDays: 7,
+    });
+    const list = screen.getByRole('list', { name: 'Your API tokens' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
+    expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('May: Read');
+  });
+
+  it('offers the admin scope to admins', async () => {
+    await renderSettings({ ...testUser, isAdmin: true });
+    const scopes = screen.getByRole('group', { name: 'What the token may do' });
+    const admin = within(scopes).getByRole('checkbox', { name: 'Admin' });
+    expect(admin).not.toBeChecked();
+    expect(admin).toHaveAccessibleDescription(/Use your admin rights/);
+  });
+
+  it('says what is missing instead of sending a token without a name or a scope', async () => {
+    await renderSettings();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Name the token, so you know later what uses it.',
+    );
+    expect(screen.getByLabelText('Token name')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Token name')).toHaveAccessibleDescription(
+      'Name the token, so you know later what uses it.',
+    );
+    await user.type(screen.getByLabelText('Token name'), 'Nothing');
+    await user.click(screen.getByRole('checkbox', { name: 'Upload' }));
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Choose at least one thing the token may do.',
+    );
+    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('lists each token with what it may do, its last use and its expiry', async () => {
+    await renderSettings();
+    const [old, ci] = within(screen.getByRole('list', { name: 'Your API tokens' })).getAllByRole(
+      'listitem',
+    );
+    expect(old).toHaveTextContent('never used');
+    expect(old).toHaveTextContent(
+      `expired ${new Date('2025-04-02T10:00:00.000Z').toLocaleDateString()}`,
+    );
+    expect(old).toHaveTextContent('May: Upload, Edit your items');
+    expect(ci).toHaveTextContent(
+      `last used ${new Date('2025-01-05T10:00:00.000Z').toLocaleString()}`,
+    );
+    expect(ci).toHaveTextContent(
+      `expires ${new Date('2999-01-03T10:00:00.000Z').toLocaleDateString()}`,
+    );
+    expect(ci).toHaveTextContent('May: Read');
+  });
+
+  it('revokes every token, beside signing out everywhere, only after the person confirms', async () => {
+    await renderSettings();
+    const user = userEvent.setup();
+    const access = screen.getByRole('region', { name: 'Sessions and tokens' });
+    expect(within(access).getByRole('button', { name: 'Sign out everywhere' })).toBeVisible();
+    await user.click(within(access).getByRole('button', { name: 'Revoke every token' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Revoke every token?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.calls.filter((call) => call.method === 'DELETE')).toEqual([]);
+
+    await user.click(within(access).getByRole('button', { name: 'Revoke every token' }));
+    dialog = await screen.findByRole('dialog', { name: 'Revoke every token?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke every token' }));
+    expect(await screen.findByText('No tokens yet.')).toBeInTheDocument();
+    expect(api.calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([
+      '/api/tokens',
+    ]);
   });
 });

@@ -1,14 +1,19 @@
-import type { ApiToken } from '@sticky/contracts';
+import type { ApiToken, TokenScope } from '@sticky/contracts';
+import { tokenLifetimeDays } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Modal } from '@/components/modal.tsx';
+import { useAuth } from '@/features/auth';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { AccountAccess } from './account-access.tsx';
 import { createToken, revokeToken, tokensQueryKey, tokensQueryOptions } from './api/tokens.ts';
+import { TokenScopesField } from './token-scopes-field.tsx';
+import { tokenLifetimeOptions, tokenScopeTexts } from './token-scopes.ts';
 import { buildCurlExample, buildShareXConfig, tokenPlaceholder } from './uploader-config.ts';
 
 const fieldClass =
@@ -31,6 +36,16 @@ function downloadText(fileName: string, text: string) {
   link.download = fileName;
   link.click();
   URL.revokeObjectURL(url);
+}
+
+/** When a token stops working, or did: its owner sees why a script stopped. */
+function describeExpiry(expiresAt: string): { text: string; isExpired: boolean } {
+  const date = new Date(expiresAt);
+  const isExpired = date.getTime() <= Date.now();
+  return {
+    text: `${isExpired ? 'expired' : 'expires'} ${date.toLocaleDateString()}`,
+    isExpired,
+  };
 }
 
 /** A command or file to copy as it is: its caption names it (the figure's accessible name). */
@@ -59,8 +74,9 @@ function NewToken({ secret, onDone }: { secret: string; onDone: () => void }) {
         Your new token
       </h3>
       <p className="text-sm text-gray-200">
-        Copy it now: it is shown only once. Anyone who has it can upload as you. The curl command
-        and the ShareX uploader below hold it until you press Done.
+        Copy it now: it is shown only once. Anyone who has it can do what you let it do, as you,
+        until it expires. The curl command and the ShareX uploader below hold it until you press
+        Done.
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <code className="rounded-lg bg-gray-950 px-3 py-2 text-sm break-all text-emerald-100">
@@ -157,7 +173,7 @@ function RevokeTokenDialog({
       title="Revoke this token?"
       description={
         token
-          ? `Scripts and tools that use “${token.name}” can no longer upload as you. This cannot be undone.`
+          ? `Scripts and tools that use “${token.name}” can no longer act as you. This cannot be undone.`
           : undefined
       }
       open={token !== null}
@@ -197,21 +213,39 @@ export function SettingsPage() {
   useDocumentTitle('Settings');
   const queryClient = useQueryClient();
   const tokens = useQuery(tokensQueryOptions());
+  const { user } = useAuth();
   const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<TokenScope[]>(['upload']);
+  const [expiresInDays, setExpiresInDays] = useState<number>(tokenLifetimeDays.default);
+  const [formError, setFormError] = useState<{ field: 'name' | 'scopes'; text: string } | null>(
+    null,
+  );
   const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const nameId = useId();
+  const expiryId = useId();
+  const formErrorId = useId();
   const create = useMutation({
-    mutationFn: () => createToken(name),
+    mutationFn: () => createToken({ name, scopes, expiresInDays }),
     onSuccess: async (response) => {
       setMade({ id: response.token.id, secret: response.secret });
       setName('');
+      setScopes(['upload']);
+      setExpiresInDays(tokenLifetimeDays.default);
       await queryClient.invalidateQueries({ queryKey: tokensQueryKey });
     },
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim() && !create.isPending) create.mutate();
+    if (create.isPending) return;
+    if (!name.trim()) {
+      setFormError({ field: 'name', text: 'Name the token, so you know later what uses it.' });
+    } else if (scopes.length === 0) {
+      setFormError({ field: 'scopes', text: 'Choose at least one thing the token may do.' });
+    } else {
+      setFormError(null);
+      create.mutate();
+    }
   };
 
   return (
@@ -223,10 +257,11 @@ export function SettingsPage() {
           API tokens
         </h2>
         <p className="text-sm text-gray-300">
-          A token lets a script or a tool such as ShareX upload as you, with{' '}
-          <code>Authorization: Bearer</code>. Revoke it when you no longer use it.
+          A token lets a script or a tool such as ShareX act as you, with{' '}
+          <code>Authorization: Bearer</code>, but only in the ways you choose, and until it expires.
+          Revoke it when you no longer use it.
         </p>
-        <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
+        <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-2">
           <div className="flex min-w-56 flex-1 flex-col gap-1">
             <label htmlFor={nameId} className="text-sm font-medium text-gray-200">
               Token name
@@ -236,15 +271,47 @@ export function SettingsPage() {
               value={name}
               maxLength={100}
               required
+              aria-invalid={formError?.field === 'name' ? true : undefined}
+              aria-describedby={formError?.field === 'name' ? formErrorId : undefined}
               placeholder="ShareX on my laptop"
               onChange={(event) => setName(event.target.value)}
               className={fieldClass}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={expiryId} className="text-sm font-medium text-gray-200">
+              Expires after
+            </label>
+            <select
+              id={expiryId}
+              value={expiresInDays}
+              onChange={(event) => setExpiresInDays(Number(event.target.value))}
+              className={fieldClass}
+            >
+              {tokenLifetimeOptions.map((option) => (
+                <option key={option.days} value={option.days}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="w-full">
+            <TokenScopesField
+              scopes={scopes}
+              isAdmin={user?.isAdmin ?? false}
+              errorId={formError?.field === 'scopes' ? formErrorId : undefined}
+              onChange={setScopes}
             />
           </div>
           <button type="submit" className={buttonStyles.primary} aria-disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create token'}
           </button>
         </form>
+        {formError && (
+          <p id={formErrorId} role="alert" className="text-sm text-red-300">
+            {formError.text}
+          </p>
+        )}
         {create.error && (
           <p role="alert" className="text-sm text-red-300">
             {create.error.message}
@@ -270,7 +337,18 @@ export function SettingsPage() {
                     Created {new Date(token.createdAt).toLocaleDateString()} ·{' '}
                     {token.lastUsedAt
                       ? `last used ${new Date(token.lastUsedAt).toLocaleString()}`
-                      : 'never used'}
+                      : 'never used'}{' '}
+                    ·{' '}
+                    <span
+                      className={
+                        describeExpiry(token.expiresAt).isExpired ? 'text-red-300' : undefined
+                      }
+                    >
+                      {describeExpiry(token.expiresAt).text}
+                    </span>
+                  </span>
+                  <span className="text-xs text-gray-300">
+                    May: {token.scopes.map((scope) => tokenScopeTexts[scope].label).join(', ')}
                   </span>
                 </div>
                 <button
@@ -293,6 +371,7 @@ export function SettingsPage() {
         />
       </section>
       <UploaderExamples secret={made?.secret ?? null} />
+      <AccountAccess onTokensRevoked={() => setMade(null)} />
     </div>
   );
 }

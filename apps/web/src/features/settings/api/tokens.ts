@@ -2,8 +2,9 @@ import {
   createTokenResponseSchema,
   deleteTokenResponseSchema,
   listTokensResponseSchema,
+  revokeTokensResponseSchema,
 } from '@sticky/contracts';
-import type { CreateTokenResponse } from '@sticky/contracts';
+import type { CreateTokenRequest, CreateTokenResponse } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from '@/lib/api-client.ts';
 
@@ -18,11 +19,16 @@ export const tokensQueryOptions = () =>
   });
 
 /** `POST /api/tokens`: the answer holds the secret, shown once. */
-export function createToken(name: string): Promise<CreateTokenResponse> {
-  return apiPost('/api/tokens', { name }, createTokenResponseSchema);
+export function createToken(request: CreateTokenRequest): Promise<CreateTokenResponse> {
+  return apiPost('/api/tokens', request, createTokenResponseSchema);
 }
 
 /** `DELETE /api/tokens/{id}` */
 export function revokeToken(id: string) {
   return apiDelete(`/api/tokens/${encodeURIComponent(id)}`, deleteTokenResponseSchema);
+}
+
+/** `DELETE /api/tokens`: every one of my tokens ("Revoke every token"). */
+export function revokeAllTokens() {
+  return apiDelete('/api/tokens', revokeTokensResponseSchema);
 }
