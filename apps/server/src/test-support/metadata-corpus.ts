@@ -383,9 +383,11 @@ export async function makeUnfollowableFiles(seed: number): Promise<RefusedFile[]
       bytes: webp.subarray(0, webp.length - 10),
       reason: /cut short/,
     },
+    // A GIF cut short after its colour table keeps its whole frames (and with none, the decoder
+    // refuses it); one cut inside the table cannot be followed.
     {
       name: `cut-gif-${seed}.gif`,
-      bytes: gif.subarray(0, findGifBlocks(gif) + 30),
+      bytes: gif.subarray(0, findGifBlocks(gif) - 2),
       reason: /cut short/,
     },
   ];

@@ -169,6 +169,22 @@ describe('stripMetadata', () => {
     }
   });
 
+  it('keeps the whole frames of a GIF cut short, and nothing after them', async () => {
+    const gif = await makeAnimation('gif');
+    const cut = Buffer.concat([gif.subarray(0, gif.length - 10), Buffer.from(secret)]);
+    const cleaned = clean(cut);
+    expect(cleaned.includes(secret)).toBe(false);
+    expect(cleaned[cleaned.length - 1]).toBe(0x3b);
+    expect((await sharp(cleaned).metadata()).pages).toBe(1);
+    // Cut before its first frame: what is left has no frame, and the decoder refuses it.
+    const firstFrame = gif.indexOf(Buffer.from([0x21, 0xf9]));
+    const headerOnly = clean(
+      Buffer.concat([gif.subarray(0, firstFrame + 12), Buffer.from(secret)]),
+    );
+    expect(headerOnly.includes(secret)).toBe(false);
+    await expect(sharp(headerOnly).metadata()).rejects.toThrow();
+  });
+
   it('refuses a PNG whose kept chunk fails its checksum', async () => {
     const png = await sharp({
       create: { width: 4, height: 4, channels: 3, background: { r: 9, g: 9, b: 9 } },

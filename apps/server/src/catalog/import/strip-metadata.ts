@@ -398,14 +398,9 @@ function stripGif(bytes: Buffer): StripOutcome {
   if (position > bytes.length) return refuse('the GIF is cut short (in its colour table)');
   const kept: Buffer[] = [bytes.subarray(0, position)];
   let isLoopKept = false;
-  let frames = 0;
-  let isCutShort = true;
   while (position < bytes.length) {
     const introducer = bytes[position]!;
-    if (introducer === 0x3b) {
-      isCutShort = false;
-      break;
-    }
+    if (introducer === 0x3b) break;
     if (introducer === 0x21) {
       const label = bytes[position + 1];
       const end = skipSubBlocks(bytes, position + 2);
@@ -433,15 +428,14 @@ function stripGif(bytes: Buffer): StripOutcome {
       const end = skipSubBlocks(bytes, dataStart);
       if (end === undefined) break;
       kept.push(bytes.subarray(position, end));
-      frames += 1;
       position = end;
       continue;
     }
     break;
   }
-  // Cut short or followed by junk: the frames read whole are kept (as browsers show them), and
-  // the file ends there; nothing that was not walked is kept.
-  if (isCutShort && frames === 0) return refuse('the GIF is cut short (before its first frame)');
+  // Cut short or followed by junk: the frames read whole are kept (as browsers show them) and
+  // the file ends there; nothing that was not walked is kept. With no whole frame left, the
+  // decoder refuses it in its own words (docs/uploads.md, "Processing").
   kept.push(Buffer.from([0x3b]));
   return keep(kept);
 }
