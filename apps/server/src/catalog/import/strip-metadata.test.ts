@@ -1,4 +1,5 @@
 import { crc32 } from 'node:zlib';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import type { SharpOptions } from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import {
   makeUnfollowableFiles,
   PLANTED_MARK,
 } from '../../test-support/metadata-corpus.ts';
+import { readFuzzSettings } from '../../test-support/fuzz.ts';
 import { stripMetadata } from './strip-metadata.ts';
 
 /** The cleaned bytes; fails the test when the file was refused. */
@@ -236,5 +238,31 @@ describe('stripMetadata', () => {
     const metadata = await sharp(cleaned).metadata();
     expect(metadata.orientation).toBe(6);
     expect(metadata.autoOrient).toEqual({ width: 10, height: 30 });
+  });
+
+  it('answers every damaged variant of the corpus with bytes or a reason, never an exception', async () => {
+    const corpus = await makeMetadataCorpus(5);
+    const fuzz = readFuzzSettings('strip-metadata damage');
+    fc.assert(
+      fc.property(
+        fc.nat(corpus.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.nat(255)), { maxLength: 8 }),
+        fc.nat(),
+        (index, flips, cut) => {
+          const bytes = Buffer.from(corpus[index]!.bytes);
+          for (const [at, value] of flips) bytes[at % bytes.length] = value;
+          const damaged = bytes.subarray(0, bytes.length - (cut % 64));
+          const outcome = stripMetadata(damaged);
+          if (!outcome.ok) {
+            expect(outcome.reason).toMatch(/^(the|it) /);
+            return;
+          }
+          // What is kept is whole: cleaning it again changes nothing.
+          const again = stripMetadata(outcome.bytes);
+          expect(again.ok && again.bytes.equals(outcome.bytes)).toBe(true);
+        },
+      ),
+      { numRuns: fuzz.runs * 20, seed: fuzz.seed },
+    );
   });
 });
