@@ -187,7 +187,7 @@ const buildGifApplication = (identifier: string, data: Buffer) =>
     buildSubBlocks(data),
   ]);
 
-/** Where a GIF's blocks start: after the header, the screen and its colour table. */
+/** Where a GIF's blocks start: after the header, the screen and its color table. */
 function findGifBlocks(gif: Buffer): number {
   const packed = gif[10]!;
   return 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 7) + 1) : 0);
@@ -383,7 +383,7 @@ export async function makeUnfollowableFiles(seed: number): Promise<RefusedFile[]
       bytes: webp.subarray(0, webp.length - 10),
       reason: /cut short/,
     },
-    // A GIF cut short after its colour table keeps its whole frames (and with none, the decoder
+    // A GIF cut short after its color table keeps its whole frames (and with none, the decoder
     // refuses it); one cut inside the table cannot be followed.
     {
       name: `cut-gif-${seed}.gif`,

@@ -46,7 +46,7 @@ async function makeAnimation(format: 'gif' | 'webp', withExif = false) {
   return image.toFormat(format, { loop: 0, delay: [100, 100] }).toBuffer();
 }
 
-/** Inserts a GIF block after the header and global colour table. */
+/** Inserts a GIF block after the header and global color table. */
 function insertGifBlock(gif: Buffer, block: Buffer): Buffer {
   const packed = gif[10]!;
   const headerEnd = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 7) + 1) : 0);

@@ -117,9 +117,9 @@ function findScanEnd(bytes: Buffer, at: number): number | undefined {
     position = bytes.indexOf(0xff, position);
     if (position === -1 || position + 1 >= bytes.length) return undefined;
     const next = bytes[position + 1]!;
+    // A stuffed 0xFF00 or a restart marker is part of the data; 0xFFFF is fill before a marker.
     if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) position += 2;
-    else if (next === 0xff)
-      position += 1; // fill bytes before a marker
+    else if (next === 0xff) position += 1;
     else return position;
   }
 }
@@ -178,11 +178,11 @@ function stripJpeg(bytes: Buffer): StripOutcome {
       if (!hasExif) orientation = readOrientation(data.subarray(6));
       hasExif = true;
     } else if (marker === 0xe2 && data.subarray(0, 12).equals(ICC_HEADER)) {
-      kept.push(bytes.subarray(position, end)); // the colour profile the pixels are in
+      kept.push(bytes.subarray(position, end)); // the color profile the pixels are in
     } else if (marker === 0xee && data.toString('latin1', 0, 5) === 'Adobe') {
       kept.push(bytes.subarray(position, end)); // says whether the pixels are RGB, YCbCr or YCCK
     } else if (!isDroppedJpegMarker(marker)) {
-      return refuse(`the JPEG has a segment of a kind not shown here (${formatMarker(marker)})`);
+      return refuse(`the JPEG has a segment of unknown kind (${formatMarker(marker)})`);
     }
     position = end;
   }
@@ -202,7 +202,7 @@ function stripJpeg(bytes: Buffer): StripOutcome {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Chunks that shape the pixels, their colours or the animation; every other one is dropped. */
+/** Chunks that shape the pixels, their colors or the animation; every other one is dropped. */
 const keptPngChunks = new Set([
   'IHDR',
   'PLTE',
@@ -249,7 +249,7 @@ function stripPng(bytes: Buffer): StripOutcome {
     // A chunk whose type starts upper-case is critical: it cannot be shown without it.
     const isCritical = type.charCodeAt(0) < 0x61;
     if (isCritical && !isKept)
-      return refuse(`the PNG has a critical chunk not shown here (${type})`);
+      return refuse(`the PNG has a critical chunk of unknown kind (${type})`);
     if (isKept && bytes.readUInt32BE(end - 4) !== crc32(bytes.subarray(position + 4, end - 4))) {
       return refuse(`the PNG is damaged: its ${type} chunk fails its checksum`);
     }
@@ -271,7 +271,7 @@ function stripPng(bytes: Buffer): StripOutcome {
 // WebP (RFC 9649): a RIFF file of chunks (FourCC, 32-bit little-endian size, data padded to
 // even); an animation frame (ANMF) holds chunks of its own.
 
-/** Top-level chunks that carry the picture, its alpha, animation and colour profile. */
+/** Top-level chunks that carry the picture, its alpha, animation and color profile. */
 const keptWebpChunks = new Set(['VP8X', 'VP8 ', 'VP8L', 'ALPH', 'ANIM', 'ANMF', 'ICCP']);
 /** Chunks an ANMF frame may hold that are its picture (RFC 9649, 2.7.1.1 "Frame Data"). */
 const keptWebpFrameChunks = new Set(['VP8 ', 'VP8L', 'ALPH']);
@@ -365,7 +365,7 @@ function stripWebp(bytes: Buffer): StripOutcome {
 }
 
 // ---------------------------------------------------------------------------------------------
-// GIF (GIF89a specification): header, logical screen, optional colour table, then blocks:
+// GIF (GIF89a specification): header, logical screen, optional color table, then blocks:
 // extensions (0x21), images (0x2C) and the trailer (0x3B). Extensions and images end with a
 // run of sub-blocks closed by a zero-length one.
 
@@ -395,7 +395,7 @@ function buildLoopExtension(loops: number): Buffer {
 function stripGif(bytes: Buffer): StripOutcome {
   if (bytes.length < 13) return refuse('the file is truncated (no GIF header)');
   let position = 13 + countColorTableBytes(bytes[10]!);
-  if (position > bytes.length) return refuse('the GIF is cut short (in its colour table)');
+  if (position > bytes.length) return refuse('the GIF is cut short (in its color table)');
   const kept: Buffer[] = [bytes.subarray(0, position)];
   let isLoopKept = false;
   while (position < bytes.length) {
