@@ -213,7 +213,17 @@ export async function acceptUploads(
         continue;
       }
       // One file in memory at a time, at most UPLOAD_MAX_BYTES.
-      const bytes = stripMetadata(await fsp.readFile(file.path));
+      const cleaned = stripMetadata(await fsp.readFile(file.path));
+      if (!cleaned.ok) {
+        // Its structure cannot be followed, so it cannot be cleaned: refused, never kept.
+        decided.push({
+          fileName: file.fileName,
+          cause: 'not_an_image',
+          receipt: refusal(file.fileName, `${file.fileName}: ${cleaned.reason}.`),
+        });
+        continue;
+      }
+      const { bytes } = cleaned;
       const sha256 = hashContent(bytes);
       const [existing] = await tx
         .select({ id: items.id, hiddenAt: items.hiddenAt, type: items.type, slug: items.slug })

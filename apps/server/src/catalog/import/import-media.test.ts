@@ -104,7 +104,9 @@ describeWithSharedData('importing ../shared/data/gifs', ['data/gifs/manifest.jso
       }
     ).items;
     for (const entry of manifest) {
-      const bytes = stripMetadata(fs.readFileSync(path.join(gifsDir, entry.file)));
+      const outcome = stripMetadata(fs.readFileSync(path.join(gifsDir, entry.file)));
+      if (!outcome.ok) throw new Error(`${entry.file}: ${outcome.reason}`);
+      const { bytes } = outcome;
       cleaned.set(entry.sha256, {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         bytes: bytes.length,

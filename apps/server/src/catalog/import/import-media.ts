@@ -223,7 +223,10 @@ export async function importMedia(
 
   // What others fetch carries no EXIF, GPS, XMP or comments (docs/uploads.md, "Cleaned
   // originals"); the hash is of the cleaned file, so a copy that differs only there is the same.
-  const bytes = stripMetadata(input.bytes);
+  // A file whose structure cannot be followed is refused, never kept as sent.
+  const cleaned = stripMetadata(input.bytes);
+  if (!cleaned.ok) return { status: 'rejected', reason: cleaned.reason };
+  const { bytes } = cleaned;
   const sha256 = hashContent(bytes);
   const existing = await findItemBySha(database, sha256);
   if (existing) return { status: 'duplicate', itemId: existing.id };
