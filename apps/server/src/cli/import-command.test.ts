@@ -483,6 +483,19 @@ describe('npm run sticky -- import: the other sizes of what it imported', () => 
     expect(await readJobStates(testApp.database, backlog)).toEqual(['created', 'created']);
   }, 120_000);
 
+  it('without a server, finishes the item of a file already there that a stopped run left without its other sizes', async () => {
+    // Two items whose jobs wait: as a run stopped with Ctrl-C leaves them.
+    const [stopped, other] = await importBacklog([8, 9]);
+    const again = path.join(input, 'stopped-run.gif');
+    fs.writeFileSync(again, await makeAnimation({ frames: 3, width: 32, height: 24, seed: 8 }));
+    const result = await runCli(['import', again], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Imported 0, skipped 1 as duplicates, rejected 0/m);
+    expect(await listMissingOf(testApp.database, stopped!)).toEqual([]);
+    expect(await listMissingOf(testApp.database, other!)).not.toEqual([]);
+    expect(await readJobStates(testApp.database, [other!])).toEqual(['created']);
+  }, 120_000);
+
   it('--wait beside a busy server waits for its own items’ sizes, not the backlog', async () => {
     const backlog = await importBacklog([6, 7]);
     const server = await startBusyServer(backlog);
@@ -491,7 +504,7 @@ describe('npm run sticky -- import: the other sizes of what it imported', () => 
       const result = await runCli(['import', '--wait', own.file], env);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain('the running server makes the other sizes.');
-      expect(result.stdout).toContain('Every size of the imported items is made.');
+      expect(result.stdout).toContain('Every size of these items is made.');
       // When it returned, its item had every size and the backlog was still undone.
       const ownId = await readItemId(testApp.database, 'Waited for');
       expect(await listMissingOf(testApp.database, ownId)).toEqual([]);

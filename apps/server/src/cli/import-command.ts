@@ -7,8 +7,10 @@ import {
 } from '../catalog/import/import-folder.ts';
 import type { ImportResult } from '../catalog/import/import-folder.ts';
 import type { ItemMetadata } from '../catalog/import/import-media.ts';
+import { resolveFfmpegPath } from '../catalog/import/encode-video.ts';
 import {
   isRenditionWorkerRunningElsewhere,
+  listItemsLackingRenditions,
   makeLaterRenditionsOf,
   waitForRenditionJobsOf,
 } from '../catalog/import/later-renditions.ts';
@@ -67,19 +69,26 @@ export function formatTimeLeft(elapsedMs: number, done: number, total: number): 
 }
 
 /**
- * The imported items' other renditions (docs/catalog.md, "Jobs"). Beside a running server its
- * workers make them from the jobs the import queued, so the command returns at once, or with
- * `--wait` once these items' jobs are done; never after the catalog's whole backlog. With no
- * server this process makes them, for these items only; Ctrl-C leaves the rest queued.
+ * The other renditions of the command's items, those its files made or already were
+ * (docs/catalog.md, "Jobs"). Beside a running server its workers make them from the jobs the
+ * import queued, so the command returns at once, or with `--wait` once these items' jobs are
+ * done; never after the catalog's whole backlog. With no server this process makes them, for
+ * these items only; Ctrl-C leaves the rest queued for the next server start.
  */
 async function finishRenditions(
   deps: LaterRenditionsDeps & { jobs: JobQueue },
-  itemIds: readonly string[],
+  summary: Pick<ImportSummary, 'imported' | 'duplicates'>,
   options: { isWaiting: boolean },
 ): Promise<void> {
+  // A duplicate's item may still lack sizes (a run stopped with Ctrl-C): running again finishes it.
+  const itemIds = [
+    ...new Set([...summary.imported, ...summary.duplicates].map((entry) => entry.itemId)),
+  ];
   if (itemIds.length === 0) return;
   if (await isRenditionWorkerRunningElsewhere(deps.jobs)) {
-    console.log('Imported items are visible now; the running server makes the other sizes.');
+    if (summary.imported.length > 0) {
+      console.log('Imported items are visible now; the running server makes the other sizes.');
+    }
     if (!options.isWaiting) return;
     const bar = createProgressBar('Waiting for the other sizes {bar} {value}/{total} items');
     bar.start(itemIds.length, 0);
@@ -87,7 +96,11 @@ async function finishRenditions(
       onProgress: (left) => bar.update(itemIds.length - left),
     });
     bar.stop();
-    console.log('Every size of the imported items is made.');
+    const lacking = await listItemsLackingRenditions(deps.database, itemIds, {
+      canMakeVideo: resolveFfmpegPath() !== undefined,
+    });
+    if (lacking.length === 0) console.log('Every size of these items is made.');
+    else console.error(formatLacking(lacking));
     return;
   }
   const bar = createProgressBar(
@@ -100,9 +113,13 @@ async function finishRenditions(
       bar.update(done, { timeLeft: formatTimeLeft(Date.now() - started, done, itemIds.length) }),
   });
   bar.stop();
-  for (const { itemId, reason } of unmade) {
-    console.error(`Item ${itemId}: its other sizes were not made (${reason}).`);
-  }
+  if (unmade.length > 0) console.error(formatLacking(unmade.map((entry) => entry.itemId)));
+  for (const { itemId, reason } of unmade) console.error(`  item ${itemId}: ${reason}`);
+}
+
+export function formatLacking(itemIds: readonly string[]): string {
+  const count = itemIds.length === 1 ? '1 item lacks' : `${itemIds.length} items lack`;
+  return `${count} some of its other sizes: \`npm run sticky -- renditions\` tries again.`;
 }
 
 export function formatSummary(summary: ImportSummary, cwd = process.cwd()): string {
@@ -225,11 +242,9 @@ async function run(args: string[]): Promise<number> {
       })
       .where(eq(importJobs.id, job!.id));
     console.log(formatSummary(summary));
-    await finishRenditions(
-      { config, database, media, jobs },
-      summary.imported.map((entry) => entry.itemId),
-      { isWaiting: values.wait },
-    );
+    await finishRenditions({ config, database, media, jobs }, summary, {
+      isWaiting: values.wait,
+    });
     if (summary.rejected.length > 0) {
       console.error(formatRefusal(summary.rejected.length));
       return refusedExitCode;

@@ -172,6 +172,36 @@ export async function makeLaterRenditions(
   }
 }
 
+/** Of these items, those that lack some of their plan's `later` renditions. */
+export async function listItemsLackingRenditions(
+  database: DatabaseHandle,
+  itemIds: readonly string[],
+  options: { canMakeVideo: boolean },
+): Promise<string[]> {
+  const { rows } = await database.pool.query<{
+    id: string;
+    type: string;
+    original_format: SourceFormat;
+    frames: number;
+    existing: string[];
+  }>(
+    `SELECT i.id, i.type, i.original_format, i.frames,
+       array(SELECT r.name || '.' || r.format FROM renditions r WHERE r.item_id = i.id) AS existing
+     FROM items i WHERE i.id = ANY($1::text[]) ORDER BY i.id`,
+    [itemIds],
+  );
+  return rows
+    .filter(
+      (row) =>
+        listMissingRenditions(
+          { type: row.type, originalFormat: row.original_format, frames: row.frames },
+          new Set(row.existing),
+          options.canMakeVideo,
+        ).length > 0,
+    )
+    .map((row) => row.id);
+}
+
 /** What `queueMissingRenditions` found: items read, and those queued with what they lack. */
 export interface MissingRenditionsSummary {
   items: number;
