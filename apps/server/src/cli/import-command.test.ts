@@ -24,6 +24,7 @@ import { createTestDatabase } from '../test-support/database.ts';
 import { makeAnimation } from '../test-support/media.ts';
 import { runCli, startServerProcess, waitForExit } from '../test-support/processes.ts';
 import type { TestDatabase } from '../test-support/database.ts';
+import { formatLacking, formatRefusal, formatTimeLeft } from './import-command.ts';
 
 async function makeGif(hue: number, frames = 3): Promise<Buffer> {
   const images = await Promise.all(
@@ -69,6 +70,26 @@ describe('folder sources', () => {
     fs.writeFileSync(path.join(dir, 'manifest.json'), '{ nope');
     await expect(collectImportSources([dir])).rejects.toThrow(/is not valid JSON/);
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe('what the import says after its summary', () => {
+  it('estimates the time left at the pace so far, once an item is done', () => {
+    expect(formatTimeLeft(0, 0, 10)).toBe('estimating the time left');
+    expect(formatTimeLeft(4_000, 2, 10)).toBe('about 16 s left');
+    expect(formatTimeLeft(60_000, 2, 10)).toBe('about 4 min left');
+    expect(formatTimeLeft(9_000, 10, 10)).toBe('about 0 s left');
+  });
+
+  it('counts refused files and items that lack sizes in plain English', () => {
+    expect(formatRefusal(1)).toBe('1 file was not imported: the reasons are above.');
+    expect(formatRefusal(3)).toBe('3 files were not imported: the reasons are above.');
+    expect(formatLacking(['a'])).toBe(
+      '1 item lacks some of its other sizes: `npm run sticky -- renditions` tries again.',
+    );
+    expect(formatLacking(['a', 'b'])).toBe(
+      '2 items lack some of their other sizes: `npm run sticky -- renditions` tries again.',
+    );
   });
 });
 

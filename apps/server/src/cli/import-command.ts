@@ -118,8 +118,11 @@ async function finishRenditions(
 }
 
 export function formatLacking(itemIds: readonly string[]): string {
-  const count = itemIds.length === 1 ? '1 item lacks' : `${itemIds.length} items lack`;
-  return `${count} some of its other sizes: \`npm run sticky -- renditions\` tries again.`;
+  const count =
+    itemIds.length === 1
+      ? '1 item lacks some of its other sizes'
+      : `${itemIds.length} items lack some of their other sizes`;
+  return `${count}: \`npm run sticky -- renditions\` tries again.`;
 }
 
 export function formatSummary(summary: ImportSummary, cwd = process.cwd()): string {
