@@ -7,9 +7,17 @@ import {
 } from '../catalog/import/import-folder.ts';
 import type { ImportResult } from '../catalog/import/import-folder.ts';
 import type { ItemMetadata } from '../catalog/import/import-media.ts';
-import { makeRemainingRenditions } from '../catalog/import/later-renditions.ts';
+import { resolveFfmpegPath } from '../catalog/import/encode-video.ts';
+import {
+  isRenditionWorkerRunningElsewhere,
+  listItemsLackingRenditions,
+  makeLaterRenditionsOf,
+  waitForRenditionJobsOf,
+} from '../catalog/import/later-renditions.ts';
+import type { LaterRenditionsDeps } from '../catalog/import/later-renditions.ts';
 import { importJobs } from '../db/schema.ts';
 import { createJobQueue } from '../jobs/job-queue.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { formatWholeMegabytes, readFreeSpace } from '../storage/free-space.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError, createProgressBar, parseCommandArgs, usageExitCode } from './cli-command.ts';
@@ -45,6 +53,78 @@ export function summarise(
   return summary;
 }
 
+/** Exit code when a file was refused (sysexits' EX_DATAERR): the others are imported. */
+export const refusedExitCode = 65;
+
+export function formatRefusal(refused: number): string {
+  return `${refused} ${refused === 1 ? 'file was' : 'files were'} not imported: the reasons are above.`;
+}
+
+/** About how long the rest takes at the pace so far, for the progress bar. */
+export function formatTimeLeft(elapsedMs: number, done: number, total: number): string {
+  if (done === 0) return 'estimating the time left';
+  const seconds = Math.ceil(((elapsedMs / done) * (total - done)) / 1000);
+  if (seconds < 60) return `about ${seconds} s left`;
+  return `about ${Math.round(seconds / 60)} min left`;
+}
+
+/**
+ * The other renditions of the command's items, those its files made or already were
+ * (docs/catalog.md, "Jobs"). Beside a running server its workers make them from the jobs the
+ * import queued, so the command returns at once, or with `--wait` once these items' jobs are
+ * done; never after the catalog's whole backlog. With no server this process makes them, for
+ * these items only; Ctrl-C leaves the rest queued for the next server start.
+ */
+async function finishRenditions(
+  deps: LaterRenditionsDeps & { jobs: JobQueue },
+  summary: Pick<ImportSummary, 'imported' | 'duplicates'>,
+  options: { isWaiting: boolean },
+): Promise<void> {
+  // A duplicate's item may still lack sizes (a run stopped with Ctrl-C): running again finishes it.
+  const itemIds = [
+    ...new Set([...summary.imported, ...summary.duplicates].map((entry) => entry.itemId)),
+  ];
+  if (itemIds.length === 0) return;
+  if (await isRenditionWorkerRunningElsewhere(deps.jobs)) {
+    if (summary.imported.length > 0) {
+      console.log('Imported items are visible now; the running server makes the other sizes.');
+    }
+    if (!options.isWaiting) return;
+    const bar = createProgressBar('Waiting for the other sizes {bar} {value}/{total} items');
+    bar.start(itemIds.length, 0);
+    await waitForRenditionJobsOf(deps.jobs, itemIds, {
+      onProgress: (left) => bar.update(itemIds.length - left),
+    });
+    bar.stop();
+    const lacking = await listItemsLackingRenditions(deps.database, itemIds, {
+      canMakeVideo: resolveFfmpegPath() !== undefined,
+    });
+    if (lacking.length === 0) console.log('Every size of these items is made.');
+    else console.error(formatLacking(lacking));
+    return;
+  }
+  const bar = createProgressBar(
+    'Making the other sizes {bar} {value}/{total} items, {timeLeft} (Ctrl-C: the next server start makes the rest)',
+  );
+  const started = Date.now();
+  bar.start(itemIds.length, 0, { timeLeft: formatTimeLeft(0, 0, itemIds.length) });
+  const unmade = await makeLaterRenditionsOf(deps, itemIds, {
+    onItemDone: (done) =>
+      bar.update(done, { timeLeft: formatTimeLeft(Date.now() - started, done, itemIds.length) }),
+  });
+  bar.stop();
+  if (unmade.length > 0) console.error(formatLacking(unmade.map((entry) => entry.itemId)));
+  for (const { itemId, reason } of unmade) console.error(`  item ${itemId}: ${reason}`);
+}
+
+export function formatLacking(itemIds: readonly string[]): string {
+  const count =
+    itemIds.length === 1
+      ? '1 item lacks some of its other sizes'
+      : `${itemIds.length} items lack some of their other sizes`;
+  return `${count}: \`npm run sticky -- renditions\` tries again.`;
+}
+
 export function formatSummary(summary: ImportSummary, cwd = process.cwd()): string {
   const show = (file: string) => {
     const relative = path.relative(cwd, file);
@@ -77,6 +157,7 @@ async function run(args: string[]): Promise<number> {
       type: { type: 'string' },
       rating: { type: 'string' },
       category: { type: 'string', multiple: true },
+      wait: { type: 'boolean', default: false },
     },
   });
   if (positionals.length === 0) {
@@ -134,7 +215,7 @@ async function run(args: string[]): Promise<number> {
     );
   }
   // Items appear as soon as their grid tiles exist; the other renditions are jobs
-  // (docs/catalog.md, "Jobs"), made below before we exit, or by the server if interrupted.
+  // (docs/catalog.md, "Jobs"), left to a running server or made below (finishRenditions).
   const jobs = createJobQueue({ database: catalog.database, log: catalog.log });
   try {
     const { config, database, media } = catalog;
@@ -164,23 +245,13 @@ async function run(args: string[]): Promise<number> {
       })
       .where(eq(importJobs.id, job!.id));
     console.log(formatSummary(summary));
-    const rest = createProgressBar(
-      'Making the other renditions (stop any time: the server finishes them) {bar} {value}/{total}',
-    );
-    let total = 0;
-    await makeRemainingRenditions(
-      { config, database, media, jobs, log: catalog.log },
-      {
-        onProgress: (left) => {
-          if (left > total) {
-            total = left;
-            if (process.stderr.isTTY) rest.start(total, 0);
-          }
-          if (total > 0 && process.stderr.isTTY) rest.update(total - left);
-        },
-      },
-    );
-    rest.stop();
+    await finishRenditions({ config, database, media, jobs }, summary, {
+      isWaiting: values.wait,
+    });
+    if (summary.rejected.length > 0) {
+      console.error(formatRefusal(summary.rejected.length));
+      return refusedExitCode;
+    }
     return 0;
   } finally {
     await jobs.stop();
@@ -191,6 +262,7 @@ async function run(args: string[]): Promise<number> {
 export const importCommand: CliCommand = {
   summary: 'Import GIFs, WebPs, PNGs and JPEGs (folders use their manifest.json)',
   usage:
-    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]…',
+    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]… [--wait]\n' +
+    '  --wait  beside a running server, wait until it has made every size of the imported items',
   run,
 };

@@ -1,5 +1,6 @@
+import os from 'node:os';
 import { PgBoss } from 'pg-boss';
-import type { Db, Job, Queue } from 'pg-boss';
+import type { Db, Instance, Job, Queue } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client.ts';
 
 /**
@@ -55,6 +56,30 @@ export interface JobQueue {
   countUnfinished(name: string): Promise<number>;
   /** Jobs of a queue this process is running now. */
   countRunning(name: string): number;
+  /**
+   * Of `values`, those that a job of the queue not finished yet (waiting, or running anywhere)
+   * has as `data[key]`: which of some items still have their job to come.
+   */
+  listUnfinishedFor(name: string, key: string, values: readonly string[]): Promise<string[]>;
+  /**
+   * Marks the waiting jobs of a queue whose `data[key]` is one of `values` completed: their work
+   * was done in this process by other means.
+   */
+  completeWaitingFor(name: string, key: string, values: readonly string[]): Promise<void>;
+  /**
+   * Whether another live process on this database runs a worker of the queue, as pg-boss's
+   * instance registry last heard from it: a process shows its workers from its first heartbeat
+   * (`instanceHeartbeatSeconds`) on, and one that died stays live for three heartbeats.
+   */
+  hasWorkerElsewhere(name: string): Promise<boolean>;
+}
+
+/** How often each process writes its row in pg-boss's instance registry (`hasWorkerElsewhere`). */
+const instanceHeartbeatSeconds = 10;
+
+/** An instance of the registry that is this process (the registry has no id of our own). */
+function isThisProcess(instance: Pick<Instance, 'host' | 'pid'>): boolean {
+  return instance.pid === process.pid && instance.host === os.hostname();
 }
 
 /** pg-boss's statements run on the app's pool: no second set of connections to size. */
@@ -69,6 +94,8 @@ export function createJobQueue(deps: {
   log?: JobLogger;
   /** pg-boss's schema; tests may give each app its own. */
   schema?: string;
+  /** Seconds between this process's registry heartbeats (`instanceHeartbeatSeconds`). */
+  heartbeatSeconds?: number;
 }): JobQueue {
   const schema = deps.schema ?? 'pgboss';
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
@@ -80,7 +107,10 @@ export function createJobQueue(deps: {
     monitorIntervalSeconds: 10,
     // No cron schedules here; maintenance (expiring, retrying, deleting old jobs) stays on.
     schedule: false,
-    registerInstance: false,
+    // The registry tells a CLI import whether a server's workers will make its renditions
+    // (docs/catalog.md, "Jobs").
+    registerInstance: true,
+    instanceHeartbeatSeconds: deps.heartbeatSeconds ?? instanceHeartbeatSeconds,
     openTelemetry: { enabled: false },
   });
   boss.on('error', (error) => deps.log?.error({ err: error }, 'job queue error'));
@@ -148,6 +178,42 @@ export function createJobQueue(deps: {
     },
     countRunning(name) {
       return running.get(name) ?? 0;
+    },
+    async listUnfinishedFor(name, key, values) {
+      if (values.length === 0) return [];
+      // As countUnfinished: pg-boss finds jobs by data one value at a time only.
+      const result = await deps.database.pool.query<{ value: string }>(
+        `SELECT DISTINCT data->>$2 AS value FROM ${schema}.job
+         WHERE name = $1 AND state < 'completed' AND data->>$2 = ANY($3::text[])`,
+        [name, key, values],
+      );
+      return result.rows.map((row) => row.value);
+    },
+    async completeWaitingFor(name, key, values) {
+      if (values.length === 0) return;
+      const waiting = await deps.database.pool.query<{ id: string }>(
+        `SELECT id FROM ${schema}.job
+         WHERE name = $1 AND state IN ('created', 'retry') AND data->>$2 = ANY($3::text[])`,
+        [name, key, values],
+      );
+      if (waiting.rows.length === 0) return;
+      const ids = waiting.rows.map((row) => row.id);
+      await boss.complete(name, ids, null, { includeQueued: true });
+    },
+    async hasWorkerElsewhere(name) {
+      let after: string | undefined;
+      for (;;) {
+        const page = await boss.getInstances({ limit: 1000, ...(after ? { after } : {}) });
+        const isWorking = page.some(
+          (instance) =>
+            instance.live &&
+            !isThisProcess(instance) &&
+            instance.workers.some((worker) => worker.queue === name),
+        );
+        if (isWorking) return true;
+        if (page.length < 1000) return false;
+        after = page.at(-1)!.id;
+      }
     },
   };
 }

@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
+import pLimit from 'p-limit';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
@@ -171,6 +172,36 @@ export async function makeLaterRenditions(
   }
 }
 
+/** Of these items, those that lack some of their plan's `later` renditions. */
+export async function listItemsLackingRenditions(
+  database: DatabaseHandle,
+  itemIds: readonly string[],
+  options: { canMakeVideo: boolean },
+): Promise<string[]> {
+  const { rows } = await database.pool.query<{
+    id: string;
+    type: string;
+    original_format: SourceFormat;
+    frames: number;
+    existing: string[];
+  }>(
+    `SELECT i.id, i.type, i.original_format, i.frames,
+       array(SELECT r.name || '.' || r.format FROM renditions r WHERE r.item_id = i.id) AS existing
+     FROM items i WHERE i.id = ANY($1::text[]) ORDER BY i.id`,
+    [itemIds],
+  );
+  return rows
+    .filter(
+      (row) =>
+        listMissingRenditions(
+          { type: row.type, originalFormat: row.original_format, frames: row.frames },
+          new Set(row.existing),
+          options.canMakeVideo,
+        ).length > 0,
+    )
+    .map((row) => row.id);
+}
+
 /** What `queueMissingRenditions` found: items read, and those queued with what they lack. */
 export interface MissingRenditionsSummary {
   items: number;
@@ -264,7 +295,74 @@ export async function waitForRenditionJobs(
 }
 
 /**
- * The CLI's and the bench's last step: runs this process's share of rendition jobs until none
+ * Whether a running server will make the renditions queued here: another live process on this
+ * database works the queue (a server, or `sticky renditions`), as pg-boss's instance registry says
+ * (job-queue.ts, `hasWorkerElsewhere`). The CLI import asks, to leave them to it.
+ */
+export async function isRenditionWorkerRunningElsewhere(jobs: JobQueue): Promise<boolean> {
+  return jobs.hasWorkerElsewhere(RENDITIONS_QUEUE);
+}
+
+/** An item whose later renditions could not be made now; its job stays queued. */
+export interface UnmadeRenditions {
+  itemId: string;
+  reason: string;
+}
+
+/**
+ * Makes the `later` renditions of these items, and only these, in this process: as many at once
+ * as there are decoder workers, each read from its original only when its turn comes. Each item's
+ * job is then marked done, so no worker makes them again; an item that failed keeps its job, for
+ * a server to retry. Interrupted (Ctrl-C ends the process), the rest stay queued for the next
+ * server start. `onItemDone` is told how many are done.
+ */
+export async function makeLaterRenditionsOf(
+  deps: LaterRenditionsDeps & { jobs: JobQueue },
+  itemIds: readonly string[],
+  options: { onItemDone?: (done: number) => void } = {},
+): Promise<UnmadeRenditions[]> {
+  const limit = pLimit(Math.max(1, deps.config.importLimits.workers));
+  const unmade: UnmadeRenditions[] = [];
+  let done = 0;
+  await Promise.all(
+    itemIds.map((itemId) =>
+      limit(async () => {
+        try {
+          const outcome = await makeLaterRenditions(deps, itemId);
+          if (outcome.status === 'rejected') unmade.push({ itemId, reason: outcome.reason });
+          // A refusal is final, as the job's own run would find it (startRenditionWorker).
+          await deps.jobs.completeWaitingFor(RENDITIONS_QUEUE, 'itemId', [itemId]);
+        } catch (error) {
+          unmade.push({ itemId, reason: (error as Error).message });
+        }
+        done += 1;
+        options.onItemDone?.(done);
+      }),
+    ),
+  );
+  return unmade;
+}
+
+/**
+ * Resolves once none of these items has a rendition job left to finish, whoever runs it (done,
+ * or failed for good): `sticky import --wait` beside a running server. Other items' jobs, the
+ * catalog's backlog, are not waited for. Polls, since the queue lives in the database.
+ */
+export async function waitForRenditionJobsOf(
+  jobs: JobQueue,
+  itemIds: readonly string[],
+  options: { onProgress?: (left: number) => void; intervalMs?: number } = {},
+): Promise<void> {
+  for (;;) {
+    const left = await jobs.listUnfinishedFor(RENDITIONS_QUEUE, 'itemId', itemIds);
+    options.onProgress?.(left.length);
+    if (left.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 500));
+  }
+}
+
+/**
+ * The `seed` and `renditions` commands' and the bench's last step: runs this process's share of rendition jobs until none
  * is left, telling how many are. Interrupted, the rest stays queued for the next server.
  */
 export async function makeRemainingRenditions(
