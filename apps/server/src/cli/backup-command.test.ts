@@ -119,7 +119,7 @@ describe('npm run sticky -- backup / restore', () => {
     });
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(
-      /Backed up 3 items, 1 people, 3 uploads, 1 favorites and \d+ media files/,
+      /Backed up 3 items, 1 person, 3 uploads, 1 favorite and \d+ media files/,
     );
 
     target = await createTarget();

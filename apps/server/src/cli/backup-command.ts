@@ -34,6 +34,25 @@ Restores an archive made by \`backup\` into the database and DATA_DIR of the con
 written; the database is restored in one transaction and the media moved in after it. Refuses a
 database or DATA_DIR that already holds an instance unless --force (which replaces it).`;
 
+/** `1 item`, `2 items`: the summary lines' counts. */
+function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function describeCounts(counts: {
+  items: number;
+  users: number;
+  uploads: number;
+  favorites: number;
+}) {
+  return [
+    countOf(counts.items, 'item', 'items'),
+    countOf(counts.users, 'person', 'people'),
+    countOf(counts.uploads, 'upload', 'uploads'),
+    countOf(counts.favorites, 'favorite', 'favorites'),
+  ].join(', ');
+}
+
 function readConfig(): AppConfig {
   try {
     return loadConfig(process.env);
@@ -68,10 +87,11 @@ export const backupCommand: CliCommand = {
         output,
       });
       const mediaCount = Object.keys(manifest.files).filter((f) => f.startsWith('media/')).length;
-      const { items, users, uploads, favorites } = manifest.counts;
       console.log(
-        `Backed up ${items} items, ${users} people, ${uploads} uploads, ${favorites} favorites` +
-          (isLocal ? ` and ${mediaCount} media files` : ' (media: in the S3 bucket, not here)') +
+        `Backed up ${describeCounts(manifest.counts)}` +
+          (isLocal
+            ? ` and ${countOf(mediaCount, 'media file', 'media files')}`
+            : ' (media: in the S3 bucket, not here)') +
           ` to ${output} (migration ${manifest.migration.tag}).`,
       );
       return 0;
@@ -138,9 +158,8 @@ export const restoreCommand: CliCommand = {
         }
         await restoreDatabase(pool, staging, manifest);
         const moved = isLocal ? await moveMedia(staging, config.mediaDir) : 0;
-        const { items, users, uploads, favorites } = manifest.counts;
         console.log(
-          `Restored ${items} items, ${users} people, ${uploads} uploads, ${favorites} favorites and ${moved} media files from ${path.basename(archive)} (made ${manifest.createdAt}, migration ${manifest.migration.tag}).`,
+          `Restored ${describeCounts(manifest.counts)} and ${countOf(moved, 'media file', 'media files')} from ${path.basename(archive)} (made ${manifest.createdAt}, migration ${manifest.migration.tag}).`,
         );
         return 0;
       } finally {
