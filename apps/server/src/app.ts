@@ -9,6 +9,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
 import { hostCheckPlugin } from './plugins/host-check.ts';
+import { httpMetricsPlugin } from './plugins/http-metrics.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestLogPlugin } from './plugins/request-log.ts';
@@ -18,6 +19,7 @@ import { sessionsPlugin } from './plugins/session.ts';
 import { apiPlugin } from './routes/api.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { oembedRoutes } from './routes/oembed.ts';
 import { uploadLinkRoutes } from './routes/upload-links.ts';
 import { giphyEmojiV2Plugin } from './routes/v1/emoji.ts';
@@ -93,6 +95,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   answerErrorsAsApi(app, { isNotFoundToo: false });
 
   await app.register(requestLogPlugin, { level: options.requestLogLevel ?? 'info' });
+  await app.register(httpMetricsPlugin);
   await app.register(routeInventoryPlugin);
   await app.register(hostCheckPlugin);
   await app.register(openApiPlugin);
@@ -103,6 +106,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(sessionsPlugin);
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(apiPlugin, { prefix: '/api' });
   await app.register(v1Plugin, { prefix: '/v1' });
   await app.register(v2Plugin, { prefix: '/v2' });

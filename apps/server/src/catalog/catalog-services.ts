@@ -37,6 +37,8 @@ export interface CatalogServicesOptions {
   log: MaintenanceLogger;
   /** The clock of the caches (tests). */
   now?: () => number;
+  /** Counts the kept answers' hits and misses (services/metrics-service.ts). */
+  countLookupsOf?: (cache: string) => (isHit: boolean) => void;
 }
 
 export function createCatalogServices(options: CatalogServicesOptions): CatalogServices {
@@ -45,6 +47,7 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
   const caches = createQueryCaches(database, {
     trendingMaxAgeMs: config.trendingMaxAgeMs,
     now: options.now,
+    countLookupsOf: options.countLookupsOf,
   });
   // One drawing per import worker plus one drawing: a burst of new phrases keeps the cores
   // busy without starving everything else.

@@ -5,7 +5,9 @@ import { CliError } from './cli-command.ts';
 
 /** Subcommands, loaded on demand; add one line per command. */
 const commands: Record<string, () => Promise<CliCommand>> = {
+  backup: async () => (await import('./backup-command.ts')).backupCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
+  restore: async () => (await import('./backup-command.ts')).restoreCommand,
   renditions: async () => (await import('./renditions-command.ts')).renditionsCommand,
   seed: async () => (await import('./seed-command.ts')).seedCommand,
   storage: async () => (await import('./storage-command.ts')).storageCommand,

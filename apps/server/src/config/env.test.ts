@@ -50,6 +50,16 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('https://sticky.example');
   });
 
+  it('takes METRICS_TOKEN of 32+ characters without spaces, and says so in one line otherwise', () => {
+    const token = 'a-metrics-token-of-enough-length-0123';
+    expect(loadConfig({ METRICS_TOKEN: token }, '/srv/sticky').metricsToken).toBe(token);
+    expect(loadConfig({}, '/srv/sticky').metricsToken).toBeUndefined();
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([
+      'METRICS_TOKEN must be at least 32 characters without spaces, got 5 characters',
+    ]);
+    expect(problemsOf({ METRICS_TOKEN: `${token} with spaces` })).toHaveLength(1);
+  });
+
   it('reports every bad value at once, one line each', () => {
     const problems = problemsOf({
       PORT: '-1',

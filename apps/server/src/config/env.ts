@@ -205,6 +205,20 @@ const envSchema = z
         }
         return value;
       }),
+    METRICS_TOKEN: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return undefined;
+        if (value.length < 32 || /\s/.test(value)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `METRICS_TOKEN must be at least 32 characters without spaces, got ${value.length} characters`,
+          });
+          return z.NEVER;
+        }
+        return value;
+      }),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     OIDC_ISSUER: httpUrl('OIDC_ISSUER'),
@@ -519,6 +533,8 @@ export interface AppConfig {
   /** A streaming replica of DATABASE_URL for catalog reads (docs/scaling.md, "A read replica"). */
   databaseReadUrl: string | undefined;
   sessionSecret: string | undefined;
+  /** The bearer token that lets a scraper read /metrics from anywhere (docs/operations.md). */
+  metricsToken: string | undefined;
   /** A session ends this long after sign-in, however often it is used. */
   sessionMaxAgeMs: number;
   /** Requests to /v1 and /v2 per minute per signed-in person, app key, or address. */
@@ -652,6 +668,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     databaseUrl: e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     sessionSecret: e.SESSION_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     apiRateLimitPerAddressPerMinute: Math.min(

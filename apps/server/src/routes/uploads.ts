@@ -5,9 +5,10 @@ import {
   listUploadsResponseSchema,
   uploadLimitsResponseSchema,
 } from '@sticky/contracts';
+import type { CreateUploadsResponse } from '@sticky/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/app-error.ts';
+import { AppError, isAppError } from '../lib/app-error.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 import { ensureFreeSpace } from '../storage/free-space.ts';
@@ -67,6 +68,20 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/uploads',
     {
       config: { isMultipart: true, rateLimit: { max: 60 }, tokenScope: 'upload' },
+      // Each file's outcome in /metrics; a request refused whole counts once, by its error code
+      // (docs/operations.md, "Metrics").
+      preSerialization: async (_request, _reply, payload: unknown) => {
+        const receipts = (payload as Partial<CreateUploadsResponse>).uploads ?? [];
+        for (const receipt of receipts) {
+          if (receipt.isDuplicate) app.deps.metrics.countUpload('duplicate');
+          else if (receipt.state === 'failed') app.deps.metrics.countUpload('refused', 'file');
+          else app.deps.metrics.countUpload('accepted');
+        }
+        return payload;
+      },
+      onError: async (_request, _reply, error) => {
+        app.deps.metrics.countUpload('refused', isAppError(error) ? error.code : 'error');
+      },
       schema: {
         summary: 'Upload files (multipart/form-data)',
         description:

@@ -6,6 +6,8 @@ import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MediaServices } from '../catalog/import/media-services.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { createAppMetrics } from './metrics-service.ts';
+import type { AppMetrics } from './metrics-service.ts';
 
 /** What /readyz says about the starter catalog (seeded behind the running server). */
 export interface CatalogState {
@@ -37,6 +39,8 @@ export interface AppDepsInput {
  */
 export interface AppDeps extends AppDepsInput {
   services: CatalogServices;
+  /** This app's Prometheus registry and counters (docs/operations.md, "Metrics"). */
+  metrics: AppMetrics;
 }
 
 export interface AppServices {
@@ -47,12 +51,23 @@ export interface AppServices {
 
 /** Makes one app's services; buildApp decorates them as `app.deps` and closes them onClose. */
 export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): AppServices {
+  const metrics = createAppMetrics({
+    database: input.database,
+    readDecoderCpuSeconds: () => input.media.processor.readCpuSeconds(),
+  });
   const services = createCatalogServices({
     config: input.config,
     database: input.database,
     media: input.media,
     secret: input.sessionSecret,
     log,
+    countLookupsOf: metrics.countLookupsOf,
   });
-  return { deps: { ...input, services }, close: () => services.close() };
+  return {
+    deps: { ...input, services, metrics },
+    close: async () => {
+      await services.close();
+      metrics.close();
+    },
+  };
 }

@@ -94,6 +94,28 @@ describe('decoder and encoder processes', () => {
     }
   });
 
+  it('adds up the CPU time its decoders spent on files (/metrics)', async () => {
+    const processor = new MediaProcessor({ workers: 1, idleMs: 60_000 });
+    try {
+      expect(processor.readCpuSeconds()).toBe(0);
+      const result = await processor.process({
+        bytes: await makeAnimation({ frames: 40, width: 320 }),
+        limits: { ...limits, maxPixels: 4096 * 4096 },
+        outputDir: fs.mkdtempSync(path.join(workDir, 'out-')),
+        isTransparent: false,
+        ffmpegPath: undefined,
+        phase: 'ready',
+      });
+      expect(result.ok ? 'ok' : result.reason).toBe('ok');
+      const spent = processor.readCpuSeconds();
+      expect(spent).toBeGreaterThan(0);
+      // Idle, the decoder spends nothing more on files.
+      expect(processor.readCpuSeconds()).toBe(spent);
+    } finally {
+      await processor.close();
+    }
+  });
+
   it('gives a file back when its decoder is stopped from outside, and refuses one its decoder died on', async () => {
     const processor = new MediaProcessor({ workers: 1, idleMs: 60_000 });
     const request = (bytes: Buffer) => ({

@@ -73,6 +73,8 @@ interface Slot {
   job: Job | undefined;
   startedAt: number;
   cpuAtStart: number;
+  /** The child's CPU time when last read, kept for a child killed before its end is read. */
+  cpuLastRead: number;
   cpuBudgetMs: number;
   watch: NodeJS.Timeout | undefined;
   idleTimer: NodeJS.Timeout | undefined;
@@ -239,6 +241,8 @@ export class MediaProcessor {
   private readonly urgentHoldMs: number;
   /** When the last `high` request arrived (performance.now()); -Infinity before any. */
   private lastUrgentAt = Number.NEGATIVE_INFINITY;
+  /** CPU time the children used on finished requests (/metrics: docs/operations.md). */
+  private finishedCpuMs = 0;
 
   constructor(options: ProcessorOptions) {
     this.slots = Array.from({ length: Math.max(1, options.workers) }, () => ({
@@ -247,6 +251,7 @@ export class MediaProcessor {
       job: undefined,
       startedAt: 0,
       cpuAtStart: 0,
+      cpuLastRead: 0,
       cpuBudgetMs: 0,
       watch: undefined,
       idleTimer: undefined,
@@ -261,6 +266,15 @@ export class MediaProcessor {
 
   get workers(): number {
     return this.slots.length;
+  }
+
+  /** CPU seconds the children used on requests so far, those under way up to their last check. */
+  readCpuSeconds(): number {
+    const running = this.slots.reduce(
+      (sum, slot) => sum + (slot.job ? Math.max(0, slot.cpuLastRead - slot.cpuAtStart) : 0),
+      0,
+    );
+    return (this.finishedCpuMs + running) / 1000;
   }
 
   process(request: ProcessRequest): Promise<ProcessResult> {
@@ -366,6 +380,7 @@ export class MediaProcessor {
     (child.channel as { ref?: () => void } | undefined)?.ref?.();
     slot.startedAt = Date.now();
     slot.cpuAtStart = (child.pid && readTreeUsage(child.pid)?.cpuMs) || 0;
+    slot.cpuLastRead = slot.cpuAtStart;
     slot.cpuBudgetMs = this.baseCpuMs;
     slot.watch = setInterval(() => this.check(slot), 100);
     const { priority: _priority, phase, ...request } = job.request;
@@ -386,6 +401,7 @@ export class MediaProcessor {
     const child = slot.child;
     if (!child || !slot.job) return;
     const usage = child.pid ? readTreeUsage(child.pid) : undefined;
+    if (usage) slot.cpuLastRead = usage.cpuMs;
     const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
     if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
       this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
@@ -473,6 +489,11 @@ export class MediaProcessor {
 
   private finish(slot: Slot, result: ProcessResult | undefined, error?: Error): void {
     const job = slot.job;
+    if (job && slot.watch !== undefined) {
+      // A killed child's last check stands in for its end (abort cleared slot.child first).
+      const usage = slot.child?.pid ? readTreeUsage(slot.child.pid) : undefined;
+      this.finishedCpuMs += Math.max(0, (usage?.cpuMs ?? slot.cpuLastRead) - slot.cpuAtStart);
+    }
     clearInterval(slot.watch);
     slot.watch = undefined;
     slot.job = undefined;

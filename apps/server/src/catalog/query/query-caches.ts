@@ -52,6 +52,8 @@ export interface QueryCacheOptions {
   /** How long a trending page is served after popularity moved (0: follows at once). */
   trendingMaxAgeMs: number;
   now?: () => number;
+  /** A counter of each cache's hits and misses, by its name (docs/operations.md, "Metrics"). */
+  countLookupsOf?: (cache: string) => (isHit: boolean) => void;
 }
 
 /**
@@ -66,18 +68,32 @@ export function createQueryCaches(
   options: QueryCacheOptions,
 ): QueryCaches & { close: () => void } {
   const slow = { popularityMaxAgeMs: slowPopularityMaxAgeMs, now: options.now };
+  const counted = (cache: string) => ({ onLookup: options.countLookupsOf?.(cache) });
   const caches: QueryCaches = {
     versions: watchCatalogVersions(database),
-    itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow }),
-    searchRankings: new VersionedCache<Ranking>({ maxEntries: 1_000, ...slow }),
-    relatedRankings: new VersionedCache<Ranking>({ maxEntries: 2_000, ...slow }),
+    itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow, ...counted('item_json') }),
+    searchRankings: new VersionedCache<Ranking>({
+      maxEntries: 1_000,
+      ...slow,
+      ...counted('search_rankings'),
+    }),
+    relatedRankings: new VersionedCache<Ranking>({
+      maxEntries: 2_000,
+      ...slow,
+      ...counted('related_rankings'),
+    }),
     trendingPages: new VersionedCache<TrendingPage>({
       maxEntries: 500,
       popularityMaxAgeMs: options.trendingMaxAgeMs,
       now: options.now,
+      ...counted('trending_pages'),
     }),
     deepPages: createDeepPageGate({ concurrency: 2, maxWaiting: 64 }),
-    deepRankings: new VersionedCache<Page<string>>({ maxEntries: 200, ...slow }),
+    deepRankings: new VersionedCache<Page<string>>({
+      maxEntries: 200,
+      ...slow,
+      ...counted('deep_rankings'),
+    }),
     popularityScales: createPopularityScales({ now: options.now }),
   };
   return {

@@ -19,6 +19,8 @@ export interface VersionedCacheOptions {
   popularityMaxAgeMs?: number;
   /** The clock (tests). */
   now?: () => number;
+  /** Told of every lookup, hit or miss: the hit ratio in /metrics (docs/operations.md). */
+  onLookup?: (isHit: boolean) => void;
 }
 
 interface Entry<V> {
@@ -51,7 +53,9 @@ export class VersionedCache<V> {
 
   get(key: string, versions: CatalogVersions): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry || !this.isCurrent(entry, versions)) return undefined;
+    const isHit = entry !== undefined && this.isCurrent(entry, versions);
+    this.options.onLookup?.(isHit);
+    if (!isHit) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.value;

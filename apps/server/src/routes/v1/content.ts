@@ -86,6 +86,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const searchPages = new VersionedCache<{ envelope: KeptPage; totalCount: number }>({
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
+    onLookup: deps.metrics.countLookupsOf('v1_search_pages'),
   });
   app.addHook('onClose', () => searchPages.clear());
   // Related pages as sent, kept as search pages are: an item many open costs its related row
@@ -93,6 +94,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const relatedPages = new VersionedCache<KeptPage>({
     maxEntries: relatedPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
+    onLookup: deps.metrics.countLookupsOf('v1_related_pages'),
   });
   app.addHook('onClose', () => relatedPages.clear());
   // Answers by ids as sent, kept as related pages are: the items' JSON was already kept, and
@@ -100,6 +102,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   const idPages = new VersionedCache<KeptPage>({
     maxEntries: idPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
+    onLookup: deps.metrics.countLookupsOf('v1_id_pages'),
   });
   app.addHook('onClose', () => idPages.clear());
 
@@ -166,12 +169,14 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
         const options = { ...params, types };
         const key = JSON.stringify([searchRankingKey(options), params.offset, params.limit]);
         const versions = await deps.services.versions.read();
-        const kept = await searchPages.getOrMake(key, versions, async () => {
-          const page = await searchItemIds(deps, options);
-          const data = await serializeItemsJson(deps, page.rows);
-          const json = listEnvelopeJson(data, page.totalCount, params.offset);
-          return { envelope: keepPage(request, json), totalCount: page.totalCount };
-        });
+        const kept = await searchPages.getOrMake(key, versions, () =>
+          deps.metrics.timeQuery('search', async () => {
+            const page = await searchItemIds(deps, options);
+            const data = await serializeItemsJson(deps, page.rows);
+            const json = listEnvelopeJson(data, page.totalCount, params.offset);
+            return { envelope: keepPage(request, json), totalCount: page.totalCount };
+          }),
+        );
         recordSearch(kept.totalCount);
         return sendKeptPage(request, reply, kept.envelope);
       },
@@ -201,11 +206,17 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           params.limit,
         ]);
         const versions = await deps.services.versions.read();
-        const kept = await relatedPages.getOrMake(key, versions, async () => {
-          const page = await listRelatedItemIds(deps, { ...params, itemId: params.gif_id, types });
-          const data = await serializeItemsJson(deps, page.rows);
-          return keepPage(request, listEnvelopeJson(data, page.totalCount, params.offset));
-        });
+        const kept = await relatedPages.getOrMake(key, versions, () =>
+          deps.metrics.timeQuery('related', async () => {
+            const page = await listRelatedItemIds(deps, {
+              ...params,
+              itemId: params.gif_id,
+              types,
+            });
+            const data = await serializeItemsJson(deps, page.rows);
+            return keepPage(request, listEnvelopeJson(data, page.totalCount, params.offset));
+          }),
+        );
         return sendKeptPage(request, reply, kept);
       },
     );

@@ -101,6 +101,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
   const searchPages = new VersionedCache<TenorPage>({
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
+    onLookup: deps.metrics.countLookupsOf('v2_search_pages'),
   });
   app.addHook('onClose', () => searchPages.clear());
 
@@ -159,15 +160,17 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
       // Kept as /v1's search pages are (docs/catalog.md, "Caches and versions").
       const key = JSON.stringify([searchRankingKey(options), offset, params.limit]);
       const versions = await deps.services.versions.read();
-      const page = await searchPages.getOrMake(key, versions, async () => {
-        const ranked = await searchItemIds(deps, options);
-        const data = await serializeItemsJson(deps, ranked.rows);
-        return makeTenorPage(
-          deps,
-          JSON.parse(data.json) as GiphyItem[],
-          nextPos(offset, ranked.rows.length, ranked.totalCount),
-        );
-      });
+      const page = await searchPages.getOrMake(key, versions, () =>
+        deps.metrics.timeQuery('search', async () => {
+          const ranked = await searchItemIds(deps, options);
+          const data = await serializeItemsJson(deps, ranked.rows);
+          return makeTenorPage(
+            deps,
+            JSON.parse(data.json) as GiphyItem[],
+            nextPos(offset, ranked.rows.length, ranked.totalCount),
+          );
+        }),
+      );
       return sendTenorPage(request, reply, page, params);
     },
   );
