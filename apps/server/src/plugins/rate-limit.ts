@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { groupAddress } from '../lib/address-group.ts';
 import { AppError } from '../lib/app-error.ts';
 
 /** One minute: each route's budget (`config.rateLimit.max`) is per caller and minute. */
@@ -15,19 +16,21 @@ function digestApiKey(apiKey: string): string {
  * Who a request counts against in a route's own limit: the signed-in account (a whole office
  * behind one address must not share one budget), else the api_key that let it into /v1 from
  * one address (a key shipped in a web page is used by every visitor: one of them must not use
- * up everyone's budget), else its address (docs/security.md, "Rate limits and quotas").
+ * up everyone's budget), else its address, an IPv6 one by its /64 (docs/security.md, "Rate
+ * limits and quotas").
  */
 export function rateLimitKey(request: FastifyRequest): string {
   if (request.user) return `user:${request.user.id}`;
-  if (request.apiKey) return `key:${digestApiKey(request.apiKey)}|ip:${request.ip}`;
-  return `ip:${request.ip}`;
+  const address = groupAddress(request.ip);
+  if (request.apiKey) return `key:${digestApiKey(request.apiKey)}|ip:${address}`;
+  return `ip:${address}`;
 }
 
 /** The whole budget of a caller of /v1 and /v2: the person, else the key, else the address. */
 function apiBudgetKey(request: FastifyRequest): string {
   if (request.user) return `user:${request.user.id}`;
   if (request.apiKey) return `key:${digestApiKey(request.apiKey)}`;
-  return `ip:${request.ip}`;
+  return `ip:${groupAddress(request.ip)}`;
 }
 
 /**
@@ -57,7 +60,7 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
     const failedKeys = app.createRateLimit({
       max: FAILED_KEYS_PER_WINDOW,
       timeWindow,
-      keyGenerator: (request) => `failed-key:${request.ip}`,
+      keyGenerator: (request) => `failed-key:${groupAddress(request.ip)}`,
     });
     app.decorate('apiLimits', {
       async charge(request: FastifyRequest) {
