@@ -62,6 +62,26 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
       timeWindow,
       keyGenerator: (request) => `failed-key:${groupAddress(request.ip)}`,
     });
+    // Edits and deletions together, per person: each moves what every instance keeps, so one
+    // script editing in a loop must not keep the caches of all cold (docs/security.md, "Rate
+    // limits and quotas"). Admins cleaning up after a flood are not held to it.
+    const catalogWrites = app.createRateLimit({
+      max: CATALOG_WRITES_PER_WINDOW,
+      timeWindow,
+      keyGenerator: (request) => `catalog-writes:${rateLimitKey(request)}`,
+    });
+    app.decorate('catalogWriteLimit', {
+      async charge(request: FastifyRequest) {
+        if (request.user?.isAdmin) return;
+        const result = await catalogWrites(request);
+        if (!result.isAllowed && result.isExceeded) {
+          throw new AppError(
+            'rate_limited',
+            `Too many changes to items: at most ${CATALOG_WRITES_PER_WINDOW} edits and deletions a minute. Try again in a minute.`,
+          );
+        }
+      },
+    });
     app.decorate('apiLimits', {
       async charge(request: FastifyRequest) {
         if (!request.user && request.apiKey) {
@@ -94,11 +114,16 @@ export const rateLimitPlugin = fp<{ timeWindowMs?: number }>(
   },
 );
 
+/** Edits and deletions of items one person may make per window (admins: no limit). */
+export const CATALOG_WRITES_PER_WINDOW = 30;
+
 /** Wrong or missing keys one address may send per window before it is refused outright. */
 export const FAILED_KEYS_PER_WINDOW = 30;
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Edits and deletions of items, per person (plugins/rate-limit.ts); 429 past it. */
+    catalogWriteLimit: { charge(request: FastifyRequest): Promise<void> };
     /** Budgets of /v1 and /v2 (plugins/rate-limit.ts). */
     apiLimits: {
       /**
