@@ -816,7 +816,7 @@ function importSection(entry: { data: SectionFile<ImportResults> } | undefined):
 function uploadsSection(entry: { data: SectionFile<UploadBenchResult> } | undefined): string {
   if (!entry?.data.result)
     return entry?.data.error ? `Failed: ${entry.data.error.split('\n')[0]}` : 'Not run yet.';
-  const { latency, throughput } = entry.data.result;
+  const { latency, throughput, fairness } = entry.data.result;
   const mb = (bytes: number) => `${(bytes / 1048576).toFixed(2)} MB`;
   return (
     `${describeRun(entry.data)}\n\n` +
@@ -828,7 +828,10 @@ function uploadsSection(entry: { data: SectionFile<UploadBenchResult> } | undefi
         ['Ready', latency.readyMs.p50, latency.readyMs.p95, latency.readyMs.max],
       ],
     ) +
-    `\n\n**Throughput**: ${throughput.files} files (${throughput.megabytes} MB) of ../shared/data/gifs in ${throughput.requests} requests of ${throughput.filesPerRequest}, two at a time; UPLOAD_WORKERS=${throughput.uploadWorkers}, IMPORT_WORKERS=${throughput.importWorkers}: all Ready in ${throughput.seconds} s, **${throughput.filesPerSecond} files/s** (${throughput.megabytesPerSecond} MB/s); ${throughput.failed.length} refused.`
+    `\n\n**Throughput**: ${throughput.files} files (${throughput.megabytes} MB) of ../shared/data/gifs in ${throughput.requests} requests of ${throughput.filesPerRequest}, two at a time; UPLOAD_WORKERS=${throughput.uploadWorkers}, IMPORT_WORKERS=${throughput.importWorkers}: all Ready in ${throughput.seconds} s, **${throughput.filesPerSecond} files/s** (${throughput.megabytesPerSecond} MB/s); ${throughput.failed.length} refused.` +
+    (fairness
+      ? `\n\n**One file behind another person's ${fairness.heavyFiles}**: ${fairness.runs} runs of one ${mb(fairness.heavyFileBytes)} GIF sent just after another person's ${fairness.heavyFiles} of them (UPLOAD_WORKERS=${fairness.uploadWorkers}), timed to Ready: p50 ${fairness.readyMs.p50} ms, p95 ${fairness.readyMs.p95} ms; the other person's files finished before it: ${fairness.heavyFinishedBefore.join(', ')}.`
+      : '')
   );
 }
 

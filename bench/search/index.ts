@@ -16,6 +16,8 @@ import { benchApiKey, createDataDir, startBenchServer } from '../lib/server.ts';
 import type { BenchServer } from '../lib/server.ts';
 import type { LatencySummary } from '../lib/stats.ts';
 import { ratioOf, round, summarizeLatencies } from '../lib/stats.ts';
+import { measureSearchUnderEdits, toTenorSearchPaths } from './edits-under-load.ts';
+import type { SearchUnderEdits } from './edits-under-load.ts';
 import { explainStatement, measureCold, measureRawSql } from './raw-sql.ts';
 import { growCatalog, syntheticItemId } from './synthetic-catalog.ts';
 
@@ -86,6 +88,11 @@ export interface SizeResult {
   endpoints: Record<EndpointName, EndpointResult>;
   /** The baseline's server on the same catalog, in turn with ours (`--baseline`). */
   beforeAfter?: BeforeAfter;
+  /**
+   * The `/v2` search mix at c=32, quiet and while one person edits their item twice a second
+   * (issue 43); `before` on the baseline's server (`--baseline`).
+   */
+  searchUnderEdits?: { after: SearchUnderEdits; before?: SearchUnderEdits };
 }
 
 /** One figure of the baseline's server (before) and of ours (after), measured in turn. */
@@ -453,7 +460,26 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<Searc
           );
         }
       }
+      // Last, since the edits change the catalog the other figures were measured on.
+      const tenorPaths = toTenorSearchPaths(mix.search);
+      const editOptions = {
+        durationSeconds: options.durationSeconds,
+        warmupSeconds: options.warmupSeconds,
+        itemNumber: 1,
+      };
+      const searchUnderEdits = {
+        after: await measureSearchUnderEdits(server, tenorPaths, editOptions),
+        ...(before
+          ? { before: await measureSearchUnderEdits(before, tenorPaths, editOptions) }
+          : {}),
+      };
+      for (const [side, figures] of Object.entries(searchUnderEdits)) {
+        log(
+          `search:   /v2 search c=32 (${side}): quiet ${figures.quiet.requestsPerSecond} req/s, while one person edits twice a second ${figures.editing.requestsPerSecond} req/s (p99 ${figures.editing.latencyMs.p99} ms); edits ${figures.edits.accepted} taken, ${figures.edits.refused} refused of ${figures.edits.sent}`,
+        );
+      }
       results.push({
+        searchUnderEdits,
         items: growth.items,
         renditions: growth.renditions,
         buildSeconds: round(growth.seconds, 1),

@@ -35,9 +35,26 @@ export interface UploadThroughput {
   failed: Array<{ file: string; reason: string | null }>;
 }
 
+/**
+ * One person's file while another's 20 heavy files wait in the queue (docs/uploads.md,
+ * "Processing": jobs are taken round-robin by person).
+ */
+export interface UploadFairness {
+  runs: number;
+  /** The heavy person's files queued before each run's one file. */
+  heavyFiles: number;
+  heavyFileBytes: number;
+  uploadWorkers: number;
+  /** From the one file's request to its `Ready`. */
+  readyMs: LatencySummary;
+  /** How many of the heavy files were finished before the one file, per run (at most the workers). */
+  heavyFinishedBefore: number[];
+}
+
 export interface UploadBenchResult {
   latency: UploadLatency;
   throughput: UploadThroughput;
+  fairness?: UploadFairness;
 }
 
 /** A real GIF enlarged until it weighs about `targetBytes`: the "2 MB GIF" people drop. */
@@ -134,6 +151,7 @@ export async function runUploadsBench(options: {
     IMPORT_WORKERS: String(importWorkers),
     UPLOAD_ITEMS_PER_DAY: '100000',
     UPLOAD_BYTES_PER_DAY: String(100 * 1024 * 1024 * 1024),
+    UPLOAD_MEGAPIXELS_PER_DAY: String(100_000_000),
   });
   try {
     const secret = await createPerson(server);
@@ -156,6 +174,11 @@ export async function runUploadsBench(options: {
       // Let its later renditions finish: each run starts on an idle server.
       await waitForIdleQueue(server);
     }
+
+    const fairness = await measureFairness(server, gif, {
+      runs: Math.max(3, Math.ceil(options.latencyRuns / 2)),
+      uploadWorkers,
+    });
 
     const names = fs
       .readdirSync(gifsDir)
@@ -216,11 +239,67 @@ export async function runUploadsBench(options: {
         megabytesPerSecond: round(megabytes / seconds, 2),
         failed,
       },
+      fairness,
     };
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Upload-to-Ready of one person's GIF while another person's 20 heavy GIFs (the 2 MB one)
+ * wait in the queue: today's figure for the round-robin by person (docs/uploads.md,
+ * "Processing"). Each run starts on an idle server with a new pair of people.
+ */
+async function measureFairness(
+  server: BenchServer,
+  heavyGif: Buffer,
+  options: { runs: number; uploadWorkers: number },
+): Promise<UploadFairness> {
+  const heavyFiles = 20;
+  const ready: number[] = [];
+  const heavyFinishedBefore: number[] = [];
+  log(`uploads: ${options.runs} × one GIF behind another person's ${heavyFiles} heavy GIFs`);
+  for (let run = 0; run < options.runs; run += 1) {
+    await waitForIdleQueue(server);
+    const heavy = await createPerson(server);
+    const light = await createPerson(server);
+    const batch = Array.from({ length: heavyFiles }, (_, n) => ({
+      name: `heavy-${run}-${n}.gif`,
+      bytes: variant(heavyGif, 1000 + run * heavyFiles + n),
+    }));
+    const heavyIds = (await postUploads(server, heavy, multipart(batch))).uploads.flatMap(
+      (receipt) => (receipt.uploadId ? [receipt.uploadId] : []),
+    );
+    const started = performance.now();
+    const [receipt] = (
+      await postUploads(
+        server,
+        light,
+        multipart([{ name: `light-${run}.gif`, bytes: variant(heavyGif, 5000 + run) }]),
+      )
+    ).uploads;
+    const [upload] = await waitUntilDone(server, light, new Set([receipt!.uploadId!]));
+    if (upload!.state !== 'ready') throw new Error(`the one GIF failed: ${upload!.reason}`);
+    ready.push(performance.now() - started);
+    const { rows } = await server.database.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM uploads
+       WHERE id = ANY($1) AND state <> 'processing'
+         AND updated_at < (SELECT updated_at FROM uploads WHERE id = $2)`,
+      [heavyIds, receipt!.uploadId],
+    );
+    heavyFinishedBefore.push(rows[0]!.n);
+    await waitUntilDone(server, heavy, new Set(heavyIds));
+  }
+  return {
+    runs: options.runs,
+    heavyFiles,
+    heavyFileBytes: heavyGif.length,
+    uploadWorkers: options.uploadWorkers,
+    readyMs: roundSummary(summarizeLatencies(ready)),
+    heavyFinishedBefore,
+  };
 }
 
 async function waitForIdleQueue(server: BenchServer) {

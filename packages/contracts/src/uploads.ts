@@ -181,6 +181,9 @@ export const uploadLimitsResponseSchema = z.object({
   itemsPerDay: z.number().int(),
   bytesUsedToday: z.number().int(),
   itemsUsedToday: z.number().int(),
+  /** Decoded megapixels (width × height × frames / 1e6) a person's uploads may cost a day. */
+  megapixelsPerDay: z.number().int(),
+  megapixelsUsedToday: z.number().int(),
   mediaTypes: z.array(z.enum(uploadMediaTypes)),
 });
 export type UploadLimitsResponse = z.infer<typeof uploadLimitsResponseSchema>;

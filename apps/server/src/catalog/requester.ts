@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { AppConfig } from '../config/env.ts';
+import { groupAddress } from '../lib/address-group.ts';
 
 /**
  * Who asked, as the catalog counts people (trending searches, the animated-text quota): a
@@ -68,7 +69,9 @@ export function requesterOf(request: RequestLike, config: Pick<AppConfig, 'publi
   return {
     userId: request.user?.id ?? null,
     apiKey: request.apiKey ?? null,
-    address: request.ip,
+    // Quotas count an IPv6 home by its /64, like the rate limits (docs/security.md, "Rate limits
+    // and quotas").
+    address: groupAddress(request.ip),
     mayRender: !isCrossSiteSession,
   };
 }

@@ -345,6 +345,9 @@ const envSchema = z
     UPLOAD_MAX_FILES: positiveInt('UPLOAD_MAX_FILES', 20, 100),
     UPLOAD_BYTES_PER_DAY: positiveInt('UPLOAD_BYTES_PER_DAY', 500 * 1024 * 1024),
     UPLOAD_ITEMS_PER_DAY: positiveInt('UPLOAD_ITEMS_PER_DAY', 200),
+    // 200 ordinary GIFs (≤ 50 decoded megapixels each) fit; ten files at the import limits
+    // (4096² × 64 frames' worth, 1,074 megapixels) do not (docs/uploads.md, "Receiving").
+    UPLOAD_MEGAPIXELS_PER_DAY: positiveInt('UPLOAD_MEGAPIXELS_PER_DAY', 10_000),
     UPLOAD_WORKERS: positiveInt('UPLOAD_WORKERS', 2, 64),
     // Media storage (docs/scaling.md, "Media storage").
     STORAGE: z
@@ -605,6 +608,8 @@ export interface AppConfig {
     maxFilesPerRequest: number;
     bytesPerDay: number;
     itemsPerDay: number;
+    /** Decoded megapixels (width × height × frames / 1e6) a person's uploads may cost a day. */
+    megapixelsPerDay: number;
     /** Upload jobs one process runs at once. */
     workers: number;
   };
@@ -729,6 +734,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       maxFilesPerRequest: e.UPLOAD_MAX_FILES,
       bytesPerDay: e.UPLOAD_BYTES_PER_DAY,
       itemsPerDay: e.UPLOAD_ITEMS_PER_DAY,
+      megapixelsPerDay: e.UPLOAD_MEGAPIXELS_PER_DAY,
       workers: e.UPLOAD_WORKERS,
     },
     admins: {

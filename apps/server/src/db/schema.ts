@@ -503,6 +503,8 @@ export const uploads = pgTable(
     sha256: text('sha256').notNull(),
     /** Title, tags, type, category, rating and source as sent. */
     metadata: jsonb('metadata').notNull(),
+    /** Decoded megapixels charged to the owner's day (UPLOAD_MEGAPIXELS_PER_DAY); 0 until decoded. */
+    megapixels: doublePrecision('megapixels').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

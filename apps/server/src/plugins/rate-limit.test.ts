@@ -213,3 +213,44 @@ describe('who a request counts against', () => {
     expect((await testApp.app.inject(view('203.0.113.41'))).statusCode).toBe(204);
   });
 });
+
+describe('an IPv6 address counts by its /64', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    // Behind a proxy on loopback: the address is the one X-Forwarded-For names.
+    testApp = await createTestApp(
+      { PUBLIC_URL: ORIGIN, TRUST_PROXY: '127.0.0.1' },
+      { rateLimitWindowMs: 60 * 60_000 },
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  let sent = 0;
+  const view = (forwardedFor: string) => ({
+    method: 'POST' as const,
+    url: '/api/analytics/pageview',
+    headers: {
+      origin: ORIGIN,
+      'content-type': 'application/json',
+      'x-forwarded-for': forwardedFor,
+    },
+    payload: { path: '/landing' },
+    remoteAddress: '127.0.0.1',
+  });
+
+  it('a new address in the same /64 per request does not get a new budget', async () => {
+    // Each request from another of the /64's 2^64 addresses, as anyone holding one can send.
+    const { last } = await exhaust(testApp, () => {
+      sent += 1;
+      return view(`2001:db8:1:2:${sent.toString(16)}::${(sent * 7).toString(16)}`);
+    });
+    expect(last.statusCode).toBe(429);
+    // The same /64 written out in full is still the same budget.
+    expect((await testApp.app.inject(view('2001:0db8:0001:0002:ffff:0:0:1'))).statusCode).toBe(429);
+    // The next /64 is someone else's.
+    expect((await testApp.app.inject(view('2001:db8:1:3::1'))).statusCode).toBe(204);
+  });
+});

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CreateTokenResponse, OwnedItemResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { TestBrowser } from '../test-support/browser.ts';
@@ -472,5 +473,76 @@ describe('admins by a group in the ID token, under a claim named by OIDC_GROUPS_
       isHidden: true,
       details: { title: 'Moderated' },
     });
+  });
+});
+
+describe('changes to items per person', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    // An hour's window, so no budget renews in the middle of the burst.
+    testApp = await createTestApp(
+      { ADMIN_EMAILS: 'admin@example.com' },
+      { rateLimitWindowMs: 60 * 60_000 },
+    );
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  async function insertOwnedItem(userId: string, title: string): Promise<string> {
+    const [id] = (await insertCatalogItems(testApp.database, [{ title }])) as [string];
+    await testApp.database.pool.query('UPDATE items SET owner_id = $1 WHERE id = $2', [userId, id]);
+    return id;
+  }
+
+  it('allows 30 edits and deletions a minute per person, then 429 saying so; others and admins go on', async () => {
+    const person = await signInAs(testApp);
+    const auth = sameSiteHeaders(testApp, person.cookie);
+    const itemId = await insertOwnedItem(person.user.id, 'Edited over and over');
+    const edit = (headers: Record<string, string>, n: number) =>
+      testApp.app.inject({
+        method: 'PATCH',
+        url: `/api/items/${itemId}`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: { title: `Edit number ${n}` },
+      });
+    for (let n = 1; n <= 29; n += 1) expect((await edit(auth, n)).statusCode).toBe(200);
+    // Deletions share the budget with edits.
+    const other = await insertOwnedItem(person.user.id, 'Deleted');
+    const deleted = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/items/${other}`,
+      headers: auth,
+    });
+    expect(deleted.statusCode).toBe(200);
+    const refused = await edit(auth, 31);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      success: false,
+      error: {
+        code: 'rate_limited',
+        message:
+          'Too many changes to items: at most 30 edits and deletions a minute. Try again in a minute.',
+      },
+    });
+
+    const neighbour = await signInAs(testApp);
+    const theirs = await insertOwnedItem(neighbour.user.id, 'Someone else’s');
+    const theirEdit = await testApp.app.inject({
+      method: 'PATCH',
+      url: `/api/items/${theirs}`,
+      headers: {
+        ...sameSiteHeaders(testApp, neighbour.cookie),
+        'content-type': 'application/json',
+      },
+      payload: { title: 'Theirs, edited' },
+    });
+    expect(theirEdit.statusCode).toBe(200);
+    const admin = sameSiteHeaders(
+      testApp,
+      (await signInAs(testApp, { email: 'admin@example.com' })).cookie,
+    );
+    expect((await edit(admin, 32)).statusCode).toBe(200);
   });
 });

@@ -40,16 +40,24 @@ export const itemsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Edit an item (its owner or an admin; hide and unhide: admins)',
         description:
-          'Only the fields sent change. Search, trending, related and /v1 show the change at once.',
+          'Only the fields sent change. Search, trending, related and /v1 show the change at once. At most 30 edits and deletions a minute per person (admins: no limit); 429 past it.',
         params: ownedItemParamsSchema,
         body: updateItemRequestSchema,
         response: { 200: ownedItemResponseSchema, ...apiErrorResponses },
       },
     },
-    async (request) => ({
-      success: true as const,
-      item: await updateOwnedItem(app.deps, signedInUser(request), request.params.id, request.body),
-    }),
+    async (request) => {
+      await app.catalogWriteLimit.charge(request);
+      return {
+        success: true as const,
+        item: await updateOwnedItem(
+          app.deps,
+          signedInUser(request),
+          request.params.id,
+          request.body,
+        ),
+      };
+    },
   );
 
   app.delete(
@@ -63,6 +71,7 @@ export const itemsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
+      await app.catalogWriteLimit.charge(request);
       await deleteOwnedItem(app.deps, signedInUser(request), request.params.id);
       return { success: true as const, id: request.params.id };
     },

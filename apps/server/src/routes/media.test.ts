@@ -5,8 +5,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentAddressedPath } from '../catalog/media-paths.ts';
 import type { MediaFormat } from '../catalog/media-paths.ts';
-import { createTestApp } from '../test-support/app.ts';
+import { createTestApp, readChangedVersions } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { startTestS3 } from '../test-support/s3.ts';
+import type { TestS3 } from '../test-support/s3.ts';
+import { MEDIA_MISSES_PER_MINUTE } from './media.ts';
 
 describe('/media', () => {
   let testApp: TestApp;
@@ -151,5 +154,69 @@ describe('/media', () => {
     } finally {
       query.mockRestore();
     }
+  });
+});
+
+describe('/media from a bucket: names it does not have', () => {
+  let s3: TestS3;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    testApp = await createTestApp(s3.env);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await s3?.close();
+  });
+
+  /** A name of the right shape whose file nobody stored. */
+  const missingName = (seed: string) =>
+    contentAddressedPath(createHash('sha256').update(seed).digest('hex'), 'gif');
+
+  it('asks the bucket once for a missing name while the catalog does not change, and serves a file stored since', async () => {
+    const open = vi.spyOn(testApp.media.store, 'open');
+    const bytes = Buffer.from('GIF89a stored later');
+    const name = contentAddressedPath(createHash('sha256').update(bytes).digest('hex'), 'gif');
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await testApp.app.inject({ url: `/media/${name}` });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('not_found');
+    }
+    expect(open).toHaveBeenCalledTimes(1);
+
+    // Stored with an item (which moves the catalog version): served at once, not 404.
+    const staged = path.join(testApp.dataDir, 'staged.gif');
+    fs.writeFileSync(staged, bytes);
+    await testApp.media.store.put(name, staged);
+    await testApp.database.pool.query('UPDATE catalog_version SET version = version + 1');
+    await readChangedVersions(testApp);
+    const served = await testApp.app.inject({ url: `/media/${name}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.equals(bytes)).toBe(true);
+    open.mockRestore();
+  });
+
+  it('limits how many missing names one caller may ask for, with a message that says so', async () => {
+    const ask = (n: number) =>
+      testApp.app.inject({
+        url: `/media/${missingName(`miss-${n}`)}`,
+        remoteAddress: '192.0.2.77',
+      });
+    let last = await ask(0);
+    for (let n = 1; n <= MEDIA_MISSES_PER_MINUTE && last.statusCode === 404; n += 1) {
+      last = await ask(n);
+    }
+    expect(last.statusCode).toBe(429);
+    expect(last.json().error).toEqual({
+      code: 'rate_limited',
+      message: `Too many requests for media files that do not exist: at most ${MEDIA_MISSES_PER_MINUTE} a minute. Try again in a minute.`,
+    });
+    // Another caller is not held back by it.
+    const other = await testApp.app.inject({
+      url: `/media/${missingName('other')}`,
+      remoteAddress: '192.0.2.78',
+    });
+    expect(other.statusCode).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import {
   contentHashOf,
@@ -13,8 +14,14 @@ import { canSeeHiddenFile, createHiddenMedia } from '../items/hidden-media.ts';
 import { AppError } from '../lib/app-error.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import { apiErrorResponses, sendApiError } from '../plugins/error-handler.ts';
+import { DEFAULT_RATE_LIMIT_WINDOW_MS, rateLimitKey } from '../plugins/rate-limit.ts';
 
 const MAX_PATH_LENGTH = 200;
+
+/** How long a name the bucket does not have is answered 404 without asking it again. */
+export const MEDIA_MISS_KEPT_MS = 30_000;
+/** Names the bucket does not have one caller may ask for per minute: a page never misses. */
+export const MEDIA_MISSES_PER_MINUTE = 120;
 
 const mediaFile = (description: string) => ({
   description,
@@ -118,7 +125,35 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
   );
 
   if (store.kind === 's3') {
-    app.get('/*', (request, reply) => sendStoredMedia(store, request, reply));
+    // A miss costs a request to the bucket (and, on AWS, a billed GET): names nobody stored,
+    // asked over and over, are answered from memory for a while, under the catalog version
+    // they were missed in (a file stored since is served at once), and limited per caller
+    // (docs/scaling.md, "Media storage").
+    const misses = new LRUCache<string, number>({ max: 10_000, ttl: MEDIA_MISS_KEPT_MS });
+    const missLimit = app.createRateLimit({
+      max: MEDIA_MISSES_PER_MINUTE,
+      timeWindow: DEFAULT_RATE_LIMIT_WINDOW_MS,
+      keyGenerator: (request) => `media-miss:${rateLimitKey(request)}`,
+    });
+    const answerMiss = async (request: FastifyRequest): Promise<never> => {
+      const limited = await missLimit(request);
+      if (!limited.isAllowed && limited.isExceeded) {
+        throw new AppError(
+          'rate_limited',
+          `Too many requests for media files that do not exist: at most ${MEDIA_MISSES_PER_MINUTE} a minute. Try again in a minute.`,
+        );
+      }
+      throw new AppError('not_found', 'No such media file.');
+    };
+    app.get('/*', async (request, reply) => {
+      const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
+      const { catalog } = await app.deps.services.versions.read();
+      if (catalog !== undefined && misses.get(key) === catalog) return answerMiss(request);
+      const sent = await sendStoredMedia(store, request, reply);
+      if (sent !== undefined) return sent;
+      if (catalog !== undefined) misses.set(key, catalog);
+      return answerMiss(request);
+    });
     return;
   }
   await app.register(fastifyStatic, {
@@ -171,7 +206,8 @@ function parseRange(
 /**
  * A file from the bucket (STORAGE=s3), answered as the local files are: the type its extension
  * names, a year of immutable caching, ranges, and an ETag that is its name (its content's
- * SHA-256), so a revalidation is a 304 without touching the bucket.
+ * SHA-256), so a revalidation is a 304 without touching the bucket. Undefined when the bucket
+ * has no such file.
  */
 async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply: FastifyReply) {
   const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
@@ -182,7 +218,7 @@ async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply
   }
   const range = parseRange(request.headers.range);
   const object = await store.open(key, range ?? undefined);
-  if (!object) throw new AppError('not_found', 'No such media file.');
+  if (!object) return undefined;
   if (range && !object.range) {
     object.body.destroy();
     reply.header('content-range', `bytes */${object.size}`);

@@ -13,6 +13,7 @@ import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 import { ensureFreeSpace } from '../storage/free-space.ts';
 import { receiveMultipart } from '../uploads/receive-files.ts';
+import { refuseOverDeclaredSize } from '../uploads/upload-quota.ts';
 import {
   acceptUploads,
   getUploadLimits,
@@ -104,6 +105,14 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!request.isMultipart()) {
         throw new AppError('unsupported_media_type', 'Send the files as multipart/form-data.');
+      }
+      // Nor is a request that cannot fit in what is left of the person's day: 429 at once
+      // rather than after its whole body came in (docs/uploads.md, "Receiving").
+      try {
+        await refuseOverDeclaredSize(app.deps, user.id, declared, FORM_OVERHEAD_BYTES);
+      } catch (error) {
+        reply.header('connection', 'close');
+        throw error;
       }
       // Below MIN_FREE_DISK_MB nothing new is taken, still before a byte of the body is read:
       // the files would land in DATA_DIR, then in its database and media (docs/uploads.md,

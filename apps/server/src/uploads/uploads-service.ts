@@ -37,6 +37,12 @@ import type { ItemDetailsRow } from '../items/item-details.ts';
 import { AppError } from '../lib/app-error.ts';
 import { formatSize, sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
+import {
+  readDecodedMegapixels,
+  readMegapixelAllowance,
+  readMegapixelsUsedToday,
+  readQueuePriority,
+} from './upload-quota.ts';
 
 /** The queue of accepted uploads waiting to become items (docs/uploads.md, "Processing"). */
 export const UPLOADS_QUEUE = 'process-uploads';
@@ -124,6 +130,7 @@ export async function getUploadLimits(
 ): Promise<UploadLimitsResponse> {
   const limits = deps.config.uploads;
   const used = await readUsedToday(deps.database.db, user.id);
+  const megapixelsUsed = await readMegapixelsUsedToday(deps.database.db, user.id);
   return {
     success: true,
     canUpload: user.canUpload,
@@ -133,6 +140,8 @@ export async function getUploadLimits(
     itemsPerDay: limits.itemsPerDay,
     bytesUsedToday: used.bytes,
     itemsUsedToday: used.items,
+    megapixelsPerDay: limits.megapixelsPerDay,
+    megapixelsUsedToday: Math.ceil(megapixelsUsed),
     mediaTypes: [...uploadMediaTypes],
   };
 }
@@ -202,6 +211,7 @@ export async function acceptUploads(
   const decisions = await withTransaction(deps.database, async ({ tx, executor }) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`uploads:${user.id}`}))`);
     const used = await readUsedToday(tx, user.id);
+    let priority = await readQueuePriority(tx, user.id);
     const decided: FileDecision[] = [];
     for (const file of received.files) {
       if (file.kind === 'refused') {
@@ -273,7 +283,8 @@ export async function acceptUploads(
         metadata: stored,
       });
       await tx.insert(uploadFiles).values({ uploadId, bytes });
-      await sendUploadJob(jobs, uploadId, executor);
+      await sendUploadJob(jobs, uploadId, executor, priority);
+      priority -= 1;
       decided.push({
         fileName: file.fileName,
         receipt: {
@@ -344,10 +355,16 @@ export async function resolveUploadLink(
   return { state: 'gone' };
 }
 
-async function sendUploadJob(jobs: JobQueue, uploadId: string, db: SqlExecutor): Promise<void> {
-  // No pg-boss priority: it orders a queue's own jobs only, and later renditions are another
-  // queue. Uploads go before them in the decoder pool instead (docs/uploads.md, "Processing").
-  await jobs.send<UploadJob>(UPLOADS_QUEUE, { uploadId }, { db });
+async function sendUploadJob(
+  jobs: JobQueue,
+  uploadId: string,
+  db: SqlExecutor,
+  priority: number,
+): Promise<void> {
+  // pg-boss's priority orders this queue's own jobs: round-robin by person (readQueuePriority).
+  // Later renditions are another queue; uploads go before them in the decoder pool instead
+  // (docs/uploads.md, "Processing").
+  await jobs.send<UploadJob>(UPLOADS_QUEUE, { uploadId }, { db, priority });
 }
 
 export type ProcessOutcome = 'ready' | 'failed' | 'gone';
@@ -402,11 +419,16 @@ export async function processUpload(
     services: deps.services,
   };
   try {
-    const outcome = await importMedia(importDeps, {
-      bytes: row.bytes,
-      fileName: row.fileName,
-      metadata,
-    });
+    // A file that would cost more decoding than is left of its owner's day is refused from
+    // its headers, never decoded, and never retried (docs/uploads.md, "Receiving").
+    const megapixelAllowance = row.userId
+      ? await readMegapixelAllowance(deps, row.userId)
+      : undefined;
+    const outcome = await importMedia(
+      importDeps,
+      { bytes: row.bytes, fileName: row.fileName, metadata },
+      megapixelAllowance ? { megapixelAllowance } : {},
+    );
     if (outcome.status === 'rejected') {
       await finishUpload(database, uploadId, {
         state: 'failed',
@@ -414,7 +436,11 @@ export async function processUpload(
       });
       return 'failed';
     }
-    await finishUpload(database, uploadId, { state: 'ready', itemId: outcome.itemId });
+    await finishUpload(database, uploadId, {
+      state: 'ready',
+      itemId: outcome.itemId,
+      isDecoded: outcome.status === 'imported',
+    });
     return 'ready';
   } catch (error) {
     if (!options.isLastAttempt) throw error;
@@ -430,13 +456,20 @@ export async function processUpload(
 async function finishUpload(
   database: DatabaseHandle,
   uploadId: string,
-  outcome: { state: 'ready'; itemId: string } | { state: 'failed'; reason: string },
+  outcome:
+    { state: 'ready'; itemId: string; isDecoded?: boolean } | { state: 'failed'; reason: string },
 ): Promise<void> {
   await withTransaction(database, async ({ tx }) => {
+    // The file's decoding is charged to its owner's day; a duplicate decoded nothing.
+    const megapixels =
+      outcome.state === 'ready' && outcome.isDecoded
+        ? await readDecodedMegapixels(tx, outcome.itemId)
+        : 0;
     await tx
       .update(uploads)
       .set({
         state: outcome.state,
+        megapixels,
         itemId: outcome.state === 'ready' ? outcome.itemId : null,
         reason: outcome.state === 'failed' ? outcome.reason : null,
         updatedAt: new Date(),

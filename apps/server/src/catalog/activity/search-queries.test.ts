@@ -55,15 +55,18 @@ describe('trending searches', () => {
     await record('dancing cat', { apiKey: 'k'.repeat(40), address: '198.51.100.2' });
     await record('dancing cat', { apiKey: 'k'.repeat(40), address: '198.51.100.2' });
     expect(await countOf('dancing cat')).toBe(4);
+    // Four people are not yet a trend; the fifth makes it one.
+    expect(await listTrendingSearches(testApp.app.deps)).not.toContain('dancing cat');
+    await record('dancing cat', { userId: 'carol' });
     expect((await listTrendingSearches(testApp.app.deps))[0]).toBe('dancing cat');
 
     // Who searched is kept as a keyed digest, never the id, key or address.
     const stored = await testApp.database.db.execute<{ searcher: string }>(
       sql`SELECT searcher FROM search_query_searchers`,
     );
-    expect(stored.rows).toHaveLength(4);
+    expect(stored.rows).toHaveLength(5);
     for (const { searcher } of stored.rows) {
-      expect(searcher).not.toMatch(/alice|bob|198\.51|kkkk/);
+      expect(searcher).not.toMatch(/alice|bob|carol|198\.51|kkkk/);
     }
   });
 

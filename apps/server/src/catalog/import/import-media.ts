@@ -25,6 +25,7 @@ import {
 } from './media-files.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
 import type { Media } from './media-services.ts';
+import type { ImportLimits } from './inspect-media.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
 import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
@@ -104,6 +105,8 @@ export interface ImportOptions {
    * rest follows as a job), `all` without one. `all` with a queue makes everything up front.
    */
   phase?: Extract<RenderPhase, 'ready' | 'all'>;
+  /** What is left of the uploader's daily decoding allowance (inspect-media.ts, ImportLimits). */
+  megapixelAllowance?: ImportLimits['megapixelAllowance'];
   /** Test hook: runs inside the transaction after every row is written, before commit. */
   beforeCommit?: () => Promise<void> | void;
 }
@@ -212,7 +215,9 @@ export async function importMedia(
       reason: `the item id ${JSON.stringify(options.itemId)} is not base62`,
     };
   }
-  const limits = config.importLimits;
+  const limits: ImportLimits = options.megapixelAllowance
+    ? { ...config.importLimits, megapixelAllowance: options.megapixelAllowance }
+    : config.importLimits;
   if (input.bytes.length > limits.maxBytes) {
     const mb = (value: number) => `${(value / (1024 * 1024)).toFixed(1)} MB`;
     return {

@@ -9,6 +9,12 @@ export interface ImportLimits {
   maxPixels: number;
   maxFrames: number;
   maxDurationMs: number;
+  /**
+   * What is left of the day's decoding allowance of the person whose upload this is, in
+   * megapixels (UPLOAD_MEGAPIXELS_PER_DAY; docs/uploads.md, "Receiving"). A file that would
+   * cost more is refused from its headers, before a pixel is decoded.
+   */
+  megapixelAllowance?: { left: number; perDay: number };
 }
 
 export interface MediaInfo {
@@ -52,6 +58,9 @@ export function maxTotalPixels(limits: ImportLimits): number {
 }
 
 const formatNumber = (value: number) => value.toLocaleString('en-US');
+/** One decimal below 10 megapixels (a small file still shows what it costs), whole above. */
+const formatMegapixels = (megapixels: number) =>
+  megapixels < 10 ? megapixels.toFixed(1) : formatNumber(Math.round(megapixels));
 const formatMegabytes = (bytes: number) =>
   `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
@@ -143,6 +152,12 @@ export async function inspectMedia(bytes: Uint8Array, limits: ImportLimits): Pro
   if (totalPixels > maxTotalPixels(limits)) {
     return reject(
       `its ${formatNumber(frames)} frames of ${width}×${height} add up to ${formatNumber(totalPixels)} pixels, over the limit of ${formatNumber(maxTotalPixels(limits))}`,
+    );
+  }
+  const allowance = limits.megapixelAllowance;
+  if (allowance && totalPixels / 1e6 > allowance.left) {
+    return reject(
+      `decoding its ${formatNumber(frames)} frame${frames === 1 ? '' : 's'} of ${width}×${height} would take ${formatMegapixels(totalPixels / 1e6)} megapixels, more than is left of today's decoding allowance (${formatMegapixels(Math.max(0, allowance.left))} of ${formatNumber(allowance.perDay)} megapixels). Send a smaller file, or wait: the allowance resets at midnight UTC`,
     );
   }
   const delays = frames > 1 ? (metadata.delay ?? []).slice(0, frames) : [];

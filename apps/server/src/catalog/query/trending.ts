@@ -68,8 +68,11 @@ export async function listTrendingItems(
 }
 
 const maxTrendingSearches = 20;
-/** A query must have been searched this often lately before others see it suggested. */
-const minSearchesToTrend = 3;
+/**
+ * People who must have searched a query on one day (and found GIFs or stickers) before others
+ * see it suggested: more than a few accounts one person holds (docs/catalog.md, "Trending").
+ */
+const minPeopleToTrend = 5;
 
 /**
  * `trending/searches`: the queries most people searched in the last 7 days (each person counts
@@ -81,7 +84,7 @@ export async function listTrendingSearches(deps: CatalogDeps): Promise<string[]>
   const searched = await db.execute<{ query: string }>(sql`
     SELECT query FROM search_queries
     WHERE day >= (now() AT TIME ZONE 'utc')::date - 6
-    GROUP BY query HAVING sum(count) >= ${minSearchesToTrend}
+    GROUP BY query HAVING max(count) >= ${minPeopleToTrend}
     ORDER BY sum(count) DESC, query
     LIMIT ${maxTrendingSearches}`);
   const terms = searched.rows.map((row) => row.query);

@@ -158,10 +158,11 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
           );
         };
         if (segment === 'text') {
-          // Text search adds renderings of the query itself (text-search.ts), not kept.
+          // Text search adds renderings of the query itself (text-search.ts), not kept. It
+          // always finds something, whatever was typed, so it is not counted for trending
+          // searches (docs/catalog.md, "Trending").
           const page = await searchTextItemIds(deps, params, requesterOf(request, deps.config));
           const data = await serializeItemsJson(deps, page.rows);
-          recordSearch(page.totalCount);
           return sendJson(reply, listEnvelopeJson(data, page.totalCount, params.offset));
         }
         // The page as sent, kept while the catalog is unchanged: a query many make (a word

@@ -17,6 +17,8 @@ const limits: UploadLimitsResponse = {
   itemsPerDay: 100,
   bytesUsedToday: 0,
   itemsUsedToday: 0,
+  megapixelsPerDay: 10_000,
+  megapixelsUsedToday: 0,
   mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
 };
 

@@ -153,7 +153,8 @@ function LimitsLine({ limits }: { limits: UploadLimitsResponse }) {
     <p className="text-sm text-gray-300">
       GIF, animated WebP, PNG or JPEG, up to {formatBytes(limits.maxFileBytes)} each. Today:{' '}
       {limits.itemsUsedToday} of {limits.itemsPerDay} files, {formatBytes(limits.bytesUsedToday)} of{' '}
-      {formatBytes(limits.bytesPerDay)}.
+      {formatBytes(limits.bytesPerDay)}, {limits.megapixelsUsedToday.toLocaleString('en-US')} of{' '}
+      {limits.megapixelsPerDay.toLocaleString('en-US')} megapixels of decoding.
     </p>
   );
 }
