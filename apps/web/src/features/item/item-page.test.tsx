@@ -107,11 +107,7 @@ describe('ItemPage', () => {
     rights = { canEdit: true, canDelete: true, canHide: false };
     await openItem();
     // Its code downloads only now, on first use.
-    const manage = await screen.findByRole(
-      'group',
-      { name: 'Manage this item' },
-      { timeout: 5000 },
-    );
+    const manage = await screen.findByRole('group', { name: 'Manage this item' });
     expect(within(manage).getByRole('button', { name: 'Edit' })).toBeInTheDocument();
     expect(within(manage).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(within(manage).queryByRole('button', { name: /Hide/ })).not.toBeInTheDocument();
@@ -219,9 +215,7 @@ describe('ItemPage', () => {
     expect(button).toHaveAttribute('aria-pressed', 'false');
 
     await userEvent.click(button);
-    expect(
-      await screen.findByText('Added to Favorites', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Added to Favorites')).toBeInTheDocument();
     expect(button).toHaveAttribute('aria-pressed', 'true');
     expect(api.calls).toContainEqual(
       expect.objectContaining({ method: 'PUT', url: '/api/favorites/l0HlyLQsbvhciAuKA' }),
