@@ -8,10 +8,12 @@ import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
 import { recordCatalogReads } from '../../test-support/database.ts';
 import { decodeBody } from '../../test-support/envelopes.ts';
+import { readFuzzSettings } from '../../test-support/fuzz.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 const listSchema = listEnvelopeSchema(giphyItemSchema);
 const singleSchema = singleEnvelopeSchema(giphyItemSchema);
+const fuzz = readFuzzSettings('v1 content');
 
 describe('/v1 content: trending, search, by id, related, random, autocomplete', () => {
   let testApp: TestApp;
@@ -355,7 +357,7 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
             expect([200, 400, 414]).toContain(response.statusCode);
           },
         ),
-        { numRuns: 60 },
+        { numRuns: fuzz.runs * 5, seed: fuzz.seed },
       );
     });
 
