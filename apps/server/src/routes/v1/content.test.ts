@@ -219,10 +219,10 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
 
     it('finds matching gifs, best first, leaving out hidden items and other types', async () => {
       const body = await list('/v1/gifs/search?q=cat');
-      const ids = body.data.map((item) => item.id);
-      expect(ids).toEqual(expect.arrayContaining([id.dancingCat, id.catNap, id.spicyCat]));
-      expect(ids).not.toContain(id.hiddenCat);
-      expect(ids).not.toContain(id.catSticker);
+      // Each has the word in its title and as a whole tag, and Dancing cat in its alt text too:
+      // then popularity (9, 8, 5) decides (docs/catalog.md, "Search", relevance). The hidden
+      // cat (99) and the sticker would come first or between were they not left out.
+      expect(body.data.map((item) => item.id)).toEqual([id.dancingCat, id.spicyCat, id.catNap]);
       expect(body.pagination).toEqual({ total_count: 3, count: 3, offset: 0 });
     });
 
