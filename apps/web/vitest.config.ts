@@ -16,5 +16,8 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     css: false,
     unstubGlobals: true,
+    // Above the 5 s a single wait may take (test-support/setup.ts), so a wait that runs out
+    // fails with Testing Library's account of the screen, not the test's timer.
+    testTimeout: 15_000,
   },
 });

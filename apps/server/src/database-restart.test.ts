@@ -25,12 +25,13 @@ function signal(): { promise: Promise<void>; fire: () => void } {
  * acknowledged. (`npm run stress` does the same under 200 clients and times it.)
  */
 describe('embedded PostgreSQL killed with -9 under a running query', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-db-kill-'));
+  let dataDir: string;
   let server: RunningServer;
   let baseUrl: string;
   let cookie: string;
 
   beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-db-kill-'));
     fs.chmodSync(dataDir, 0o755);
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -57,7 +58,7 @@ describe('embedded PostgreSQL killed with -9 under a running query', () => {
 
   afterAll(async () => {
     await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
   const put = (id: string) =>

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   isProcessAlive,
   outputLines,
@@ -15,12 +15,15 @@ import {
  * the embedded PostgreSQL), not find its database gone under it.
  */
 describe('npm start stopped with Ctrl-C', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-ctrl-c-'));
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-ctrl-c-'));
+  });
   // Whatever a failed run left running is ended, so no server or database outlives the test.
   const started: number[] = [];
   afterAll(() => {
     for (const pid of started) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('exits cleanly, without errors, and leaves no PostgreSQL running', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   acquireDataDirLock,
   DataDirBusyError,
@@ -13,8 +13,6 @@ import {
 } from './embedded.ts';
 
 const log = pino({ level: 'silent' });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-embedded-'));
-fs.chmodSync(dataDir, 0o755);
 
 async function countRows(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -27,7 +25,14 @@ async function countRows(url: string): Promise<number> {
 }
 
 describe('embedded PostgreSQL', () => {
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-embedded-'));
+    fs.chmodSync(dataDir, 0o755);
+  });
+  afterAll(() => {
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('initialises, keeps data across restarts, and recovers from a crash', async () => {
     const first = await startEmbeddedPostgres(dataDir, log);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,15 @@ describe('request logs', () => {
     const { body, contentType } = buildMultipart([
       { name: 'cut.gif', bytes: await makeAnimation({ format: 'gif', frames: 20, size: 200 }) },
     ]);
+    // The server has the request (its route and hooks are known) before the client vanishes.
+    const received = new Promise<void>((resolve) => {
+      const onRequest = (request: IncomingMessage) => {
+        if (request.url !== '/api/uploads') return;
+        app.app.server.off('request', onRequest);
+        resolve();
+      };
+      app.app.server.on('request', onRequest);
+    });
     const socket = net.connect(Number(new URL(app.baseUrl).port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
@@ -69,7 +79,7 @@ describe('request logs', () => {
     );
     // Half the file: the upload's handler is reading it when the client vanishes.
     socket.write(body.subarray(0, Math.floor(body.length / 2)));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await received;
     socket.destroy();
     await expect
       .poll(() => linesAbout('/api/uploads').map((line) => line.msg))

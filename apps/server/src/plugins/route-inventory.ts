@@ -7,6 +7,8 @@ export interface RouteEntry {
   url: string;
   /** The route's declared schemas (zod), as given; `hide` keeps it out of the OpenAPI document. */
   schema: (FastifySchema & { hide?: boolean }) | undefined;
+  /** The route's own budget per caller and window (`config.rateLimit.max`), if it has one. */
+  rateLimitMax: number | undefined;
 }
 
 declare module 'fastify' {
@@ -26,8 +28,15 @@ export const routeInventoryPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('routeInventory', routes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = route.config as { rateLimit?: { max?: unknown } } | undefined;
+    const max = config?.rateLimit?.max;
     for (const method of methods) {
-      routes.push({ method, url: route.url, schema: route.schema as RouteEntry['schema'] });
+      routes.push({
+        method,
+        url: route.url,
+        schema: route.schema as RouteEntry['schema'],
+        rateLimitMax: typeof max === 'number' ? max : undefined,
+      });
     }
   });
 });

@@ -11,6 +11,7 @@ import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { findSetCookie, signInByInject, startTestIssuer } from '../test-support/oidc.ts';
 import { signInAs } from '../test-support/sign-in.ts';
+import { hasWebBuild } from '../test-support/web-build.ts';
 import { gradeResponse, parseCsp } from '../test-support/observatory-rules.ts';
 import type { ObservedResponse } from '../test-support/observatory-rules.ts';
 
@@ -90,13 +91,14 @@ function directives(csp: unknown): Map<string, Set<string>> {
 }
 
 describe('security headers on every answer', () => {
-  const distDir = makeDist();
+  let distDir: string;
   let plain: TestApp;
   let secure: TestApp;
   let plainCookie: string;
   let secureCookie: string;
 
   beforeAll(async () => {
+    distDir = makeDist();
     plain = await createTestApp({ PUBLIC_URL: 'http://localhost:3000' }, { webDistDir: distDir });
     secure = await createTestApp({ PUBLIC_URL: 'https://sticky.example' }, { webDistDir: distDir });
     plainCookie = (await signInAs(plain)).cookie;
@@ -105,7 +107,7 @@ describe('security headers on every answer', () => {
   afterAll(async () => {
     await plain?.close();
     await secure?.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('sends the baseline on every kind of answer, over http and https', async () => {
@@ -276,12 +278,8 @@ describe('security headers on every answer', () => {
   });
 
   it('serves the built index.html with no inline script and only same-origin scripts', (context) => {
-    const indexFile = path.join(webDistDir, 'index.html');
-    if (!fs.existsSync(indexFile)) {
-      context.skip(`apps/web/dist is not built (${indexFile}); "npm run build" first`);
-      return;
-    }
-    const html = fs.readFileSync(indexFile, 'utf8');
+    if (!hasWebBuild(context)) return;
+    const html = fs.readFileSync(path.join(webDistDir, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attributes = '', content = ''] of scripts) {

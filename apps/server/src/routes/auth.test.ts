@@ -275,10 +275,24 @@ describe('sign-in with the local issuer', () => {
     const browser = new TestBrowser();
     const callbackUrl = await reachCallback(browser, start(), ada);
     const flowCookie = (await browser.cookieValue(app.baseUrl, 'sticky_signin'))!;
+    // The cookie replayed below is this flow's, readable and in date: its state is the
+    // callback's, and with it a callback gets past every check of the cookie, to the code (a
+    // wrong one here, so the flow's own code stays unused).
+    const flow = JSON.parse(
+      Buffer.from(flowCookie.split('.')[0]!, 'base64url').toString('utf8'),
+    ) as { state: string; expiresAt: number };
+    expect(flow.state).toBe(new URL(callbackUrl).searchParams.get('state'));
+    expect(flow.expiresAt).toBeGreaterThan(Date.now());
+    const wrongCode = new URL(callbackUrl);
+    wrongCode.searchParams.set('code', 'not-the-code-of-this-flow');
+    const inDate = await new TestBrowser().request(wrongCode.href, {
+      headers: { cookie: `sticky_signin=${flowCookie}` },
+    });
+    expect(landingError(inDate.location)).toBe('code_invalid');
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      vi.setSystemTime(Date.now() + 11 * 60 * 1000);
-      // Kept past its lifetime (a browser would have dropped it; a replay would not).
+      vi.setSystemTime(flow.expiresAt);
+      // Kept to the end of its lifetime (a browser would have dropped it; a replay would not).
       const response = await new TestBrowser().request(callbackUrl, {
         headers: { cookie: `sticky_signin=${flowCookie}` },
       });

@@ -10,7 +10,7 @@ import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 /** What a browser sends: the SPA's scripts are most of a first visit's bytes. */
 describe('compressed answers', () => {
   let testApp: TestApp;
-  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  let distDir: string;
   const script = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};\n`;
   const image = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(4096, 7)]);
   const builtBrotli = zlib.brotliCompressSync(script, {
@@ -19,6 +19,7 @@ describe('compressed answers', () => {
   const builtGzip = zlib.gzipSync(script, { level: 9 });
 
   beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
     fs.mkdirSync(path.join(distDir, 'assets'));
     fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Sticky</title>');
     fs.writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), script);
@@ -40,7 +41,7 @@ describe('compressed answers', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('sends scripts brotli-compressed to browsers, byte for byte the same once decoded', async () => {

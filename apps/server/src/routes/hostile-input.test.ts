@@ -18,8 +18,8 @@ import { signInAs } from '../test-support/sign-in.ts';
  * the routes themselves): query strings, path parameters, JSON bodies, content types and
  * authentication states drawn at random. Whatever comes in, the answer is never a 5xx and
  * always a status and body the route declares. `STICKY_FUZZ_RUNS` sets the runs per route
- * (more under CI; `npm run stress` runs many more); `STICKY_FUZZ_SEED` replays a run: the seed
- * of every run is printed.
+ * (more under CI; `npm run stress` runs many more); the seed is fixed, or `STICKY_FUZZ_SEED`,
+ * and printed with the runs, so a red run can be repeated.
  */
 const { runs: numRuns, seed } = readFuzzSettings('hostile-input');
 // Drawing text on a loaded 2-core machine takes seconds a phrase (docs/testing.md, "Fuzzing").

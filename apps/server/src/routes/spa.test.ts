@@ -18,8 +18,9 @@ import { signInAs } from '../test-support/sign-in.ts';
 
 describe('SPA serving', () => {
   let testApp: TestApp;
-  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  let distDir: string;
   beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
     fs.mkdirSync(path.join(distDir, 'assets'));
     fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Sticky</title>');
     fs.writeFileSync(path.join(distDir, 'assets', 'app-1234.js'), 'console.log(1)');
@@ -27,7 +28,7 @@ describe('SPA serving', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('falls back to index.html for client-side routes', async () => {
@@ -91,12 +92,13 @@ describe('SPA serving', () => {
 
 describe('the first page of trending in the HTML of /', () => {
   let testApp: TestApp;
-  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  let distDir: string;
   // As the web's: the session check asked for with the page.
   const sessionCheckPreload =
     '<link rel="preload" href="/api/auth/me" as="fetch" crossorigin="anonymous" />';
   const indexHtml = `<!doctype html><html><head><title>Sticky</title>${sessionCheckPreload}</head><body><div id="root"></div></body></html>`;
   beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
     fs.writeFileSync(path.join(distDir, 'index.html'), indexHtml);
     // Vite's manifest of a build: the entry and its shared chunk (index.html preloads both),
     // the home page and the header loaded lazily, with a chunk of their own and the shared one.
@@ -137,7 +139,7 @@ describe('the first page of trending in the HTML of /', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   const getHome = (url: string, cookie?: string) =>
@@ -337,8 +339,9 @@ describe('the first page of trending in the HTML of /', () => {
 describe('the first tiles of / preloaded', () => {
   let testApp: TestApp;
   let ids: string[];
-  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
+  let distDir: string;
   beforeAll(async () => {
+    distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-dist-'));
     fs.writeFileSync(path.join(distDir, 'index.html'), '<html><head></head><body></body></html>');
     testApp = await createTestApp({}, { webDistDir: distDir });
     ids = await insertCatalogItems(
@@ -359,7 +362,7 @@ describe('the first tiles of / preloaded', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it("preloads what the tiles on a phone's first screen paint first, as the web shows them", async () => {

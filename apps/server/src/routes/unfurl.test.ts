@@ -49,12 +49,13 @@ function makeDist(): string {
 
 describe('links that unfurl', () => {
   let testApp: TestApp;
-  const distDir = makeDist();
+  let distDir: string;
   let gifId: string;
   let stickerId: string;
   let hiddenId: string;
 
   beforeAll(async () => {
+    distDir = makeDist();
     testApp = await createTestApp({ PUBLIC_URL: publicUrl }, { webDistDir: distDir });
     [gifId, stickerId, hiddenId] = (await insertCatalogItems(testApp.database, [
       {
@@ -73,7 +74,7 @@ describe('links that unfurl', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   const pagePath = (type: string, id: string, words = 'some-words') => `/${type}/${words}-${id}`;
@@ -176,10 +177,11 @@ describe('links that unfurl', () => {
 
 describe('links of a private instance', () => {
   let testApp: TestApp;
-  const distDir = makeDist();
+  let distDir: string;
   let gifId: string;
 
   beforeAll(async () => {
+    distDir = makeDist();
     testApp = await createTestApp(
       {
         PUBLIC_URL: publicUrl,
@@ -195,7 +197,7 @@ describe('links of a private instance', () => {
   });
   afterAll(async () => {
     await testApp.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
+    if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
   });
 
   it('shows crawlers nothing, and signed-in people the preview', async () => {

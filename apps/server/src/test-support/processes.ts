@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,14 +43,18 @@ export function outputLines(server: Pick<ServerProcess, 'output'>): string[] {
 }
 
 /**
- * `npm start` as a real process on a free port, not waited for: for a start that is to fail
- * (then waitForExit). startServerProcess waits until it is ready.
+ * `npm start` as a real process on a port that was free a moment ago, not waited for: for a
+ * start that is to fail (then waitForExit). startServerProcess waits until it is ready, and
+ * starts again on another port should that one be taken meanwhile.
  */
 export async function spawnServerProcess(
   env: Record<string, string>,
-  options: { isOwnGroup?: boolean } = {},
+  options: {
+    isOwnGroup?: boolean;
+    /** The port to use (a test of a taken one); free if absent. */ port?: number;
+  } = {},
 ): Promise<ServerProcess> {
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const url = `http://localhost:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
@@ -72,27 +77,118 @@ export async function spawnServerProcess(
   return { child, url, output: () => output };
 }
 
+/** The line the server prints once it listens (main.ts). */
+const runningLine = 'Sticky is running at ';
+const maxPortAttempts = 5;
+
+class PortTakenError extends Error {}
+
 /**
- * `npm start` as a real process on a free port, resolved once /readyz answers 200 (a plain loop,
- * so it works in beforeAll too). For tests of kill -9, restarts and several servers.
+ * `npm start` as a real process on a free port, resolved once it is ready (a plain loop, so it
+ * works in beforeAll too). For tests of kill -9, restarts and several servers.
+ *
+ * The port is chosen before the start, as PUBLIC_URL must name it, so another process can take
+ * it in between: the server then exits with EADDRINUSE before its running line, and the start is
+ * tried again on another port. Ready means its own running line, then 200 from /readyz asked of
+ * the address it listens on, so no other process's answer is taken for it (docs/testing.md,
+ * "Server tests").
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { timeoutMs?: number; isOwnGroup?: boolean } = {},
+  options: {
+    timeoutMs?: number;
+    isOwnGroup?: boolean;
+    /** The first port tried. */ port?: number;
+  } = {},
 ): Promise<ServerProcess> {
-  const server = await spawnServerProcess(env, options);
-  const { child, url, output } = server;
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  for (let attempt = 1; ; attempt += 1) {
+    const server = await spawnServerProcess(env, {
+      isOwnGroup: options.isOwnGroup,
+      port: attempt === 1 ? options.port : undefined,
+    });
+    try {
+      await waitForRunningLine(server, deadline);
+      await waitForReady(server, env.HOST, deadline);
+      return server;
+    } catch (error) {
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill('SIGKILL');
+        await waitForExit(server.child);
+      }
+      if (!(error instanceof PortTakenError) || attempt >= maxPortAttempts) throw error;
+    }
+  }
+}
+
+/** Resolves on the server's running line; rejects when it exits first or the deadline passes. */
+function waitForRunningLine(server: ServerProcess, deadline: number): Promise<void> {
+  const { child, output } = server;
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = () => {
+      if (output().includes(runningLine)) done();
+    };
+    const onExit = () => {
+      // Output may still be in the pipe when 'exit' fires: 'close' comes after all of it.
+      child.once('close', () => {
+        if (output().includes('EADDRINUSE')) done(new PortTakenError(output()));
+        else done(new Error(`the server exited: ${output()}`));
+      });
+    };
+    const timer = setTimeout(
+      () => done(new Error(`the server did not start in time: ${output()}`)),
+      Math.max(0, deadline - Date.now()),
+    );
+    child.stdout!.on('data', onData);
+    child.once('exit', onExit);
+    onData();
+  });
+}
+
+/** Polls /readyz on the very address the server listens on until it answers 200. */
+async function waitForReady(
+  server: ServerProcess,
+  host: string | undefined,
+  deadline: number,
+): Promise<void> {
+  const { child, output } = server;
+  const { port, host: hostHeader } = new URL(server.url);
+  // HOST as main.ts gets it (127.0.0.1 by default; a wildcard is reached on loopback). Asking
+  // "localhost" could reach another process listening on ::1 at the same port.
+  const address = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited: ${output()}`);
-    const status = (await fetch(`${url}/readyz`).catch(() => undefined))?.status;
-    if (status === 200) return server;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server was not ready in time: ${output()}`);
-    }
+    if ((await readStatus(address, Number(port), '/readyz', hostHeader)) === 200) return;
+    if (Date.now() > deadline) throw new Error(`the server was not ready in time: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The status of a GET to exactly `address`:`port`, or undefined when none came. */
+function readStatus(
+  address: string,
+  port: number,
+  pathname: string,
+  hostHeader: string,
+): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const request = http.get(
+      { host: address, port, path: pathname, headers: { host: hostHeader } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      },
+    );
+    request.setTimeout(5_000, () => request.destroy());
+    request.on('error', () => resolve(undefined));
+  });
 }
 
 /** Resolves with the exit code when the process has ended (at once if it already has). */

@@ -15,8 +15,6 @@ vi.mock('@/features/favorites', () => ({
   },
 }));
 
-const slow = { timeout: 5000 };
-
 describe('a screen that fails', () => {
   it('says Sticky has been updated, inside the layout, with Reload and a way home', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -25,7 +23,7 @@ describe('a screen that fails', () => {
     const { router } = renderInRouter(<AppRoutes />, { url: '/favorite' });
 
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Sticky has been updated' }, slow),
+      await screen.findByRole('heading', { level: 1, name: 'Sticky has been updated' }),
     ).toBeInTheDocument();
     expect(screen.getByText('Reload the page to get the new version.')).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
@@ -36,7 +34,7 @@ describe('a screen that fails', () => {
     // The next address gets a fresh try.
     await userEvent.setup().click(screen.getByRole('link', { name: 'Go to the home page' }));
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow),
+      await screen.findByRole('heading', { level: 1, name: 'Home screen' }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });

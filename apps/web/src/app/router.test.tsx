@@ -35,8 +35,6 @@ vi.mock('@/features/categories', async () => {
   };
 });
 
-// Lazy routes compile on first use under Vitest: give them time.
-const slow = { timeout: 5000 };
 const item = loadItem();
 const itemUrl = `/gif/${item.slug}`;
 
@@ -64,15 +62,13 @@ describe('routes and guards', () => {
     ['/reactions', 'Category screen reactions'],
   ])('shows %s to a signed-in user', async (url, heading) => {
     const { router } = renderInRouter(<AppRoutes />, { url, session: testUser, content });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: heading }, slow),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(url);
   });
 
   it('opens the item whose id ends the slug', async () => {
     renderInRouter(<AppRoutes />, { url: itemUrl, content });
-    await screen.findByRole('heading', { level: 1, name: item.title }, slow);
+    await screen.findByRole('heading', { level: 1, name: item.title });
     expect(content.gf.gif).toHaveBeenCalledWith(String(item.id));
   });
 
@@ -81,7 +77,7 @@ describe('routes and guards', () => {
     async (url) => {
       const { router } = renderInRouter(<AppRoutes />, { url, session: null, content });
       expect(
-        await screen.findByRole('button', { name: 'Get started for free' }, slow),
+        await screen.findByRole('button', { name: 'Get started for free' }),
       ).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/landing');
       expect(router.state.location.state).toEqual({ from: url });
@@ -93,7 +89,7 @@ describe('routes and guards', () => {
     'shows a loading indicator on %s while the user loads',
     async (url) => {
       const { router } = renderInRouter(<AppRoutes />, { url, session: 'loading' });
-      expect(await screen.findByText('Checking your session…', {}, slow)).toBeInTheDocument();
+      expect(await screen.findByText('Checking your session…')).toBeInTheDocument();
       expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
       expect(router.state.location.pathname).toBe(url);
     },
@@ -101,28 +97,26 @@ describe('routes and guards', () => {
 
   it('sends a signed-in user from /landing to /', async () => {
     const { router } = renderInRouter(<AppRoutes />, { url: '/landing', session: testUser });
-    expect(await screen.findByRole('heading', { name: 'Home screen' }, slow)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Home screen' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
   });
 
   it('shows the landing page to a signed-out visitor', async () => {
     renderInRouter(<AppRoutes />, { url: '/landing', session: null });
-    expect(await screen.findByRole('heading', { level: 1 }, slow)).toHaveTextContent(
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
       'Say it with a GIF.',
     );
   });
 
   it('shows the credits to everyone', async () => {
     renderInRouter(<AppRoutes />, { url: '/credits', session: null });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Credits' }, slow),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Credits' })).toBeInTheDocument();
   });
 
   it('answers an unknown address with a not-found page inside the layout', async () => {
     renderInRouter(<AppRoutes />, { url: '/a/b/c', session: testUser });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Page not found' }, slow),
+      await screen.findByRole('heading', { level: 1, name: 'Page not found' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
   });
@@ -130,7 +124,7 @@ describe('routes and guards', () => {
   it("answers a type other than gif, sticker or text with 'Invalid Content Type' inside the layout", async () => {
     renderInRouter(<AppRoutes />, { url: '/video/dancing-cat-abc123', content });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }, slow),
+      await screen.findByRole('heading', { level: 1, name: 'Invalid Content Type' }),
     ).toBeInTheDocument();
     expect(document.title).toBe('Invalid Content Type · Sticky');
     expect(screen.getByRole('banner')).toBeInTheDocument();
@@ -141,9 +135,7 @@ describe('routes and guards', () => {
 
 describe('an ended session (expired, deleted, logged out elsewhere)', () => {
   const expectLanding = async (router: { state: { location: { pathname: string } } }) => {
-    expect(
-      await screen.findByRole('button', { name: 'Get started for free' }, slow),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Get started for free' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/landing');
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   };
@@ -178,7 +170,7 @@ describe('an ended session (expired, deleted, logged out elsewhere)', () => {
 
   it('takes the person to /landing when the session check on return to the tab says 401', async () => {
     const { router, queryClient } = renderInRouter(<AppRoutes />, { url: '/', content });
-    await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow);
+    await screen.findByRole('heading', { level: 1, name: 'Home screen' });
     api = stubApi({
       'GET /api/auth/me': () => json({ success: false, user: null }, 401),
       'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
@@ -209,9 +201,7 @@ describe('an ended session (expired, deleted, logged out elsewhere)', () => {
       url: itemUrl,
       content: giphy,
     });
-    expect(await screen.findByRole('alert', {}, slow)).toHaveTextContent(
-      '@giphy/js-fetch-api: Unauthorized',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('@giphy/js-fetch-api: Unauthorized');
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(itemUrl);
     expect(queryClient.getQueryData(meQueryKey)).toEqual(testUser);
@@ -221,7 +211,7 @@ describe('an ended session (expired, deleted, logged out elsewhere)', () => {
 describe('layout', () => {
   it('has a skip link, a header, the routed screen in main, and a footer', async () => {
     renderInRouter(<AppRoutes />, { url: '/', session: testUser });
-    const heading = await screen.findByRole('heading', { name: 'Home screen' }, slow);
+    const heading = await screen.findByRole('heading', { name: 'Home screen' });
     const main = screen.getByRole('main');
     expect(main).toContainElement(heading);
     const skip = screen.getByRole('link', { name: 'Skip to content' });
@@ -235,9 +225,9 @@ describe('layout', () => {
 
   it('moves focus to the new screen after a navigation', async () => {
     renderInRouter(<AppRoutes />, { url: '/a/b/c', session: testUser });
-    await screen.findByRole('heading', { level: 1, name: 'Page not found' }, slow);
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' });
     await userEvent.setup().click(screen.getByRole('link', { name: 'Go to the home page' }));
-    await screen.findByRole('heading', { level: 1, name: 'Home screen' }, slow);
+    await screen.findByRole('heading', { level: 1, name: 'Home screen' });
     expect(screen.getByRole('main')).toHaveFocus();
   });
 });

@@ -10,26 +10,28 @@ import type { ItemEventKind } from '../query/trending.ts';
  * The favorites route calls it with kind 'favorite' when a favorite is added; ids that are not
  * in our catalog (GIPHY ids) are ignored. It moves popularity_version, never catalog_version
  * (migration 0009): kept item JSON, search and related answers survive it
- * (docs/catalog.md, "Caches and versions").
+ * (docs/catalog.md, "Caches and versions"). `at` (now when absent) is when the event happened;
+ * only tests pass it, to check the decay by moving time (docs/catalog.md, "Trending").
  */
 export async function recordItemEvent(
   deps: CatalogDeps & CommitNotice,
-  event: { userId: string; itemId: string; kind: ItemEventKind },
+  event: { userId: string; itemId: string; kind: ItemEventKind; at?: Date },
 ): Promise<{ isFound: boolean; isCounted: boolean }> {
-  const x = eventLogScoreSql(event.kind);
+  const x = eventLogScoreSql(event.kind, event.at);
+  const at = event.at ? sql`${event.at.toISOString()}::timestamptz` : sql`now()`;
   const result = await deps.database.db.execute<{ found: string; counted: string }>(sql`
     WITH item AS (
       SELECT id FROM items WHERE id = ${event.itemId}
     ), inserted AS (
       INSERT INTO item_events (item_id, user_id, kind, day)
-      SELECT id, ${event.userId}, ${event.kind}, (now() AT TIME ZONE 'utc')::date FROM item
+      SELECT id, ${event.userId}, ${event.kind}, (${at} AT TIME ZONE 'utc')::date FROM item
       ON CONFLICT DO NOTHING
       RETURNING item_id
     ), updated AS (
       UPDATE items SET
         trend_score = CASE WHEN trend_score = 0 THEN ${x}
           ELSE greatest(trend_score, ${x}) + ln(1 + exp(-abs(trend_score - ${x}))) END,
-        trending_at = coalesce(trending_at, now())
+        trending_at = coalesce(trending_at, ${at})
       WHERE id IN (SELECT item_id FROM inserted)
       RETURNING id
     )

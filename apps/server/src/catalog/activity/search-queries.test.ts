@@ -191,13 +191,26 @@ describe('trending searches', () => {
     const sent = new Promise<void>((resolve) => {
       send = resolve;
     });
-    recorder.record(
-      'cat',
-      { userId: 'alice', address: '203.0.113.7' },
-      (error) => errors.push(error),
-      () => sent,
+    // While the answer is not sent, the count sends nothing, even as a later count with no
+    // answer to wait for (another recorder's) goes to the database and comes back.
+    const statements = await recordStatements(testApp.database, async () => {
+      recorder.record(
+        'cat',
+        { userId: 'alice', address: '203.0.113.7' },
+        (error) => errors.push(error),
+        () => sent,
+      );
+      const other = createSearchQueryRecorder(testApp.app.deps);
+      other.record('dog', { userId: 'alice', address: '203.0.113.7' }, (error) =>
+        errors.push(error),
+      );
+      await other.flush();
+    });
+    const queriesSent = statements.flatMap(({ values }) =>
+      values.filter((value) => value === 'cat' || value === 'dog'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(queriesSent).toEqual(['dog']);
+    expect(await countOf('dog')).toBe(1);
     expect(await countOf('cat')).toBe(0);
     const flushed = recorder.flush();
     send();

@@ -32,9 +32,13 @@ export const trendWeights: Record<ItemEventKind, number> = {
   favorite: 5,
 };
 
-/** ln(weight) + (now − epoch)/τ: one event's contribution, in trend_score's log scale. */
-export function eventLogScoreSql(kind: ItemEventKind) {
-  return sql`(${Math.log(trendWeights[kind])}::float8 + (extract(epoch FROM now()) - ${trendEpochSeconds}) / ${tauSeconds}::float8)`;
+/**
+ * ln(weight) + (t − epoch)/τ: one event's contribution, in trend_score's log scale, for an event
+ * at `at` (the database's now() when absent).
+ */
+export function eventLogScoreSql(kind: ItemEventKind, at?: Date) {
+  const time = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+  return sql`(${Math.log(trendWeights[kind])}::float8 + (extract(epoch FROM ${time}) - ${trendEpochSeconds}) / ${tauSeconds}::float8)`;
 }
 
 /** Trending items of these types, most popular first (then by id, so pages never overlap). */

@@ -8,10 +8,12 @@ import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems, insertCreator } from '../../test-support/catalog-fixtures.ts';
 import { recordCatalogReads } from '../../test-support/database.ts';
 import { decodeBody } from '../../test-support/envelopes.ts';
+import { readFuzzSettings } from '../../test-support/fuzz.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 
 const listSchema = listEnvelopeSchema(giphyItemSchema);
 const singleSchema = singleEnvelopeSchema(giphyItemSchema);
+const fuzz = readFuzzSettings('v1 content');
 
 describe('/v1 content: trending, search, by id, related, random, autocomplete', () => {
   let testApp: TestApp;
@@ -217,10 +219,10 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
 
     it('finds matching gifs, best first, leaving out hidden items and other types', async () => {
       const body = await list('/v1/gifs/search?q=cat');
-      const ids = body.data.map((item) => item.id);
-      expect(ids).toEqual(expect.arrayContaining([id.dancingCat, id.catNap, id.spicyCat]));
-      expect(ids).not.toContain(id.hiddenCat);
-      expect(ids).not.toContain(id.catSticker);
+      // Each has the word in its title and as a whole tag, and Dancing cat in its alt text too:
+      // then popularity (9, 8, 5) decides (docs/catalog.md, "Search", relevance). The hidden
+      // cat (99) and the sticker would come first or between were they not left out.
+      expect(body.data.map((item) => item.id)).toEqual([id.dancingCat, id.spicyCat, id.catNap]);
       expect(body.pagination).toEqual({ total_count: 3, count: 3, offset: 0 });
     });
 
@@ -355,7 +357,7 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
             expect([200, 400, 414]).toContain(response.statusCode);
           },
         ),
-        { numRuns: 60 },
+        { numRuns: fuzz.runs * 5, seed: fuzz.seed },
       );
     });
 

@@ -35,7 +35,7 @@ function renderDialog(state?: unknown) {
 async function openDialog() {
   const user = userEvent.setup();
   await user.click(screen.getByRole('button', { name: 'Open sign-in' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Sign In' }, { timeout: 5000 });
+  const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
   return { user, dialog };
 }
 

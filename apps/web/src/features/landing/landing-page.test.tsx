@@ -70,7 +70,7 @@ describe('landing page', () => {
     stubLandingApi();
     renderLanding();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Get started for free' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Sign In' }, { timeout: 5000 });
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
     expect(
       within(dialog).getByRole('button', { name: 'Continue with Google' }),
     ).toBeInTheDocument();

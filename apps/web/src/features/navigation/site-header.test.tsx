@@ -18,8 +18,6 @@ beforeEach(() => {
   );
 });
 
-const slow = { timeout: 5000 };
-
 function renderHeader(session: typeof testUser | null, url = '/') {
   const layout = (
     <SignInDialogProvider>
@@ -41,9 +39,9 @@ function renderHeader(session: typeof testUser | null, url = '/') {
 
 async function openUserMenu() {
   const user = userEvent.setup();
-  await user.click(await screen.findByRole('button', { name: /^Account menu for/ }, slow));
-  // The menu's code is downloaded on first use: as slow as the first paint on a busy machine.
-  const menu = await screen.findByRole('menu', undefined, slow);
+  await user.click(await screen.findByRole('button', { name: /^Account menu for/ }));
+  // The menu's code is downloaded on first use: the suite's wait covers a busy machine.
+  const menu = await screen.findByRole('menu');
   return { user, menu };
 }
 
@@ -54,7 +52,7 @@ describe('header, signed out', () => {
     expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Favorite GIFs' })).not.toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Get Started' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Sign In' }, slow);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign In' });
     expect(
       within(dialog).getByRole('button', { name: 'Continue with Google' }),
     ).toBeInTheDocument();
@@ -66,7 +64,7 @@ describe('header, signed in, medium and large screens', () => {
 
   it("shows Categories, 'Favorite GIFs', the avatar's initial and the search box", async () => {
     renderHeader(testUser);
-    expect(await screen.findByRole('link', { name: 'Favorite GIFs' }, slow)).toHaveAttribute(
+    expect(await screen.findByRole('link', { name: 'Favorite GIFs' })).toHaveAttribute(
       'href',
       '/favorite',
     );
@@ -79,7 +77,7 @@ describe('header, signed in, medium and large screens', () => {
 
   it('shows a person icon when the name starts with no letter', async () => {
     renderHeader({ ...testUser, name: '  ' });
-    const avatar = await screen.findByRole('button', { name: /^Account menu for/ }, slow);
+    const avatar = await screen.findByRole('button', { name: /^Account menu for/ });
     expect(avatar).toHaveTextContent('');
     expect(within(avatar).getByTestId('avatar-icon')).toBeInTheDocument();
   });
@@ -118,9 +116,9 @@ describe('header, signed in, medium and large screens', () => {
   it('opens the categories panel, which closes when a category is chosen', async () => {
     const { router } = renderHeader(testUser);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
-    const dialog = await screen.findByRole('dialog', { name: 'Categories' }, slow);
-    await user.click(await within(dialog).findByRole('link', { name: 'Reactions' }, slow));
+    await user.click(await screen.findByRole('button', { name: 'Categories' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    await user.click(await within(dialog).findByRole('link', { name: 'Reactions' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/reactions');
     await waitFor(() => expect(screen.getByRole('main')).toHaveFocus());
@@ -129,9 +127,9 @@ describe('header, signed in, medium and large screens', () => {
   it('gives focus back to the Categories button when closed with Escape', async () => {
     renderHeader(testUser);
     const user = userEvent.setup();
-    const button = await screen.findByRole('button', { name: 'Categories' }, slow);
+    const button = await screen.findByRole('button', { name: 'Categories' });
     await user.click(button);
-    await screen.findByRole('dialog', { name: 'Categories' }, slow);
+    await screen.findByRole('dialog', { name: 'Categories' });
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await waitFor(() => expect(button).toHaveFocus());
@@ -140,8 +138,8 @@ describe('header, signed in, medium and large screens', () => {
   it('closes the categories panel on any navigation (Back included)', async () => {
     const { router } = renderHeader(testUser, '/favorite');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Categories' }, slow));
-    await screen.findByRole('dialog', { name: 'Categories' }, slow);
+    await user.click(await screen.findByRole('button', { name: 'Categories' }));
+    await screen.findByRole('dialog', { name: 'Categories' });
     await router.navigate('/');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
@@ -152,9 +150,9 @@ describe('header, signed in, small screens', () => {
 
   it("hides the Categories button and puts 'Categories' in the menu", async () => {
     renderHeader(testUser);
-    expect(
-      await screen.findByRole('button', { name: 'Categories', hidden: true }, slow),
-    ).toHaveClass('max-md:hidden');
+    expect(await screen.findByRole('button', { name: 'Categories', hidden: true })).toHaveClass(
+      'max-md:hidden',
+    );
     const { user, menu } = await openUserMenu();
     const items = within(menu)
       .getAllByRole('menuitem')
@@ -170,8 +168,8 @@ describe('header, signed in, small screens', () => {
     ]);
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Categories' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Categories' }, slow);
-    expect(await within(dialog).findByRole('link', { name: 'Reactions' }, slow)).toBeVisible();
+    const dialog = await screen.findByRole('dialog', { name: 'Categories' });
+    expect(await within(dialog).findByRole('link', { name: 'Reactions' })).toBeVisible();
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
 });
@@ -185,7 +183,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
 
-    expect(await screen.findByText('Logged Out', undefined, slow)).toBeInTheDocument();
+    expect(await screen.findByText('Logged Out')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
     expect(screen.getByRole('heading', { name: 'Landing screen' })).toBeInTheDocument();
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
@@ -200,7 +198,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Sign out everywhere' }));
 
-    expect(await screen.findByText('Signed out everywhere', undefined, slow)).toBeInTheDocument();
+    expect(await screen.findByText('Signed out everywhere')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
     expect(queryClient.getQueryData(['auth', 'me'])).toBeNull();
     expect(calls).toHaveLength(1);
@@ -226,7 +224,7 @@ describe('logout', () => {
     const { user, menu } = await openUserMenu();
     await user.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
 
-    expect(await screen.findByText('Something went wrong', undefined, slow)).toBeInTheDocument();
+    expect(await screen.findByText('Something went wrong')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/favorite');
     expect(queryClient.getQueryData(['auth', 'me'])).toEqual(testUser);
     expect(screen.queryByText('Logged Out')).not.toBeInTheDocument();
