@@ -13,7 +13,9 @@ const entryPoints = [inSrc('main.ts'), inSrc('server.ts'), inSrc('cli')];
 const compositionRoot = inSrc('app.ts');
 const http = [inSrc('routes'), inSrc('plugins')];
 const services = inSrc('services');
-const domain = ['catalog', 'auth', 'favorites', 'analytics', 'jobs'].map((folder) => inSrc(folder));
+const domain = ['catalog', 'auth', 'favorites', 'analytics', 'jobs', 'moderation'].map((folder) =>
+  inSrc(folder),
+);
 const base = [inSrc('db'), inSrc('lib'), inSrc('config')];
 
 const zones = [

@@ -12,3 +12,4 @@ export * from './tile-layout.ts';
 export * from './tenor.ts';
 export * from './uploads.ts';
 export * from './oembed.ts';
+export * from './moderation.ts';
