@@ -150,7 +150,7 @@ export type ListAuditResponse = z.infer<typeof listAuditResponseSchema>;
 
 /** A sha256 in hex, as the block list keeps it. */
 export const blockedHashParamsSchema = z.object({
-  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256: 64 lowercase hexadecimal digits.'),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'hash: a sha256, 64 lowercase hexadecimal digits.'),
 });
 export type BlockedHashParams = z.infer<typeof blockedHashParamsSchema>;
 

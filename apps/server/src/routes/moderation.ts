@@ -165,7 +165,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.delete(
-    '/blocked-hashes/:sha256',
+    '/blocked-hashes/:hash',
     {
       config: { rateLimit: { max: 120 } },
       schema: {
@@ -175,8 +175,8 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await unblockHash(app.deps.database, admin(request), request.params.sha256);
-      return { success: true as const, sha256: request.params.sha256 };
+      await unblockHash(app.deps.database, admin(request), request.params.hash);
+      return { success: true as const, sha256: request.params.hash };
     },
   );
 
