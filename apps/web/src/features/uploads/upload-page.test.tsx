@@ -17,6 +17,7 @@ const limits: UploadLimitsResponse = {
   itemsPerDay: 100,
   bytesUsedToday: 0,
   itemsUsedToday: 0,
+  banReason: null,
   mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
 };
 
