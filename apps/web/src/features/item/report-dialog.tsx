@@ -2,6 +2,7 @@ import { reportNoteMaxLength, reportReasonLabels, reportReasonSchema } from '@st
 import type { ReportReason } from '@sticky/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Modal } from '@/components/modal.tsx';
 import { notify } from '@/lib/notify.ts';
@@ -32,7 +33,7 @@ export function ReportDialog({ itemId, open, onOpenChange }: ReportDialogProps) 
     },
   });
 
-  const onSubmit = (event: React.FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (send.isPending) return;
     if (!reason) {
