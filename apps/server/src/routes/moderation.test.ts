@@ -119,6 +119,22 @@ describe('moderation', () => {
     expect(audit.some((event) => event.action === 'item.delete')).toBe(false);
   });
 
+  it('keeps the bytes of an unhidden item blocked until an admin unblocks them', async () => {
+    const bytes = await makeAnimation({ format: 'gif' });
+    const itemId = await uploadItem(ada, 'unhidden.gif', bytes);
+    expect(
+      (await request('PATCH', `/api/items/${itemId}`, admin, { isHidden: true })).statusCode,
+    ).toBe(200);
+    expect(
+      (await request('PATCH', `/api/items/${itemId}`, admin, { isHidden: false })).statusCode,
+    ).toBe(200);
+    const refused = await postUploads(testApp, bob, [{ name: 'copy.gif', bytes }]);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe(`copy.gif: ${neutralReason}`);
+    const actions = (await readAudit()).map((event) => [event.action, event.target]);
+    expect(actions).toContainEqual(['item.unhide', `item ${itemId}`]);
+  });
+
   it('blocks both the stored and the received hash of a removed item, and an admin can unblock them', async () => {
     // A JPEG with EXIF: what is stored is stripped, so its hash differs from what was sent.
     const sent = await sharp({
