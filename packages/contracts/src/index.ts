@@ -13,3 +13,4 @@ export * from './tenor.ts';
 export * from './uploads.ts';
 export * from './oembed.ts';
 export * from './metrics.ts';
+export * from './moderation.ts';

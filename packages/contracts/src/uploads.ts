@@ -175,6 +175,8 @@ export type UploadLinkParams = z.infer<typeof uploadLinkParamsSchema>;
 export const uploadLimitsResponseSchema = z.object({
   success: z.literal(true),
   canUpload: z.boolean(),
+  /** Why an admin stopped this person from uploading; null when they may (docs/security.md). */
+  banReason: z.string().nullable(),
   maxFileBytes: z.number().int(),
   maxFilesPerRequest: z.number().int(),
   bytesPerDay: z.number().int(),

@@ -1,5 +1,6 @@
 import type { SessionUser } from '@sticky/contracts';
 import type { AppConfig } from '../config/env.ts';
+import { AppError } from '../lib/app-error.ts';
 
 /** A person as stored: what their roles are read from. */
 export interface StoredPerson {
@@ -43,4 +44,10 @@ export function toSessionUser(config: AppConfig, person: StoredPerson): SessionU
     isAdmin,
     canUpload,
   };
+}
+
+/** Refuses anyone but an admin (403), saying what only admins may do. */
+export function ensureAdmin(user: SessionUser, what: string): SessionUser {
+  if (!user.isAdmin) throw new AppError('forbidden', `Only admins may ${what}.`);
+  return user;
 }

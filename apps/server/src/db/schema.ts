@@ -501,6 +501,11 @@ export const uploads = pgTable(
     fileName: text('file_name').notNull(),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
+    /**
+     * The hash of the file as received, before its metadata was stripped: blocked beside the
+     * item's when an admin hides or removes it (docs/security.md, "Moderation").
+     */
+    receivedSha256: text('received_sha256'),
     /** Title, tags, type, category, rating and source as sent. */
     metadata: jsonb('metadata').notNull(),
     /** Decoded megapixels charged to the owner's day (UPLOAD_MEGAPIXELS_PER_DAY); 0 until decoded. */
@@ -554,4 +559,71 @@ export const apiTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
+/**
+ * Files that may not be uploaded again (docs/security.md, "Moderation"): the hashes of an item
+ * an admin hid or removed, as stored and as first received. `item_id` stays after the item is
+ * deleted, to say where the hash came from.
+ */
+export const blockedHashes = pgTable('blocked_hashes', {
+  sha256: text('sha256').primaryKey(),
+  itemId: text('item_id'),
+  blockedBy: text('blocked_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** People an admin stopped from uploading, with the reason they are shown. */
+export const uploadBans = pgTable('upload_bans', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  reason: text('reason').notNull(),
+  bannedBy: text('banned_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Reports of items by signed-in people; one open report per person and item. */
+export const itemReports = pgTable(
+  'item_reports',
+  {
+    id: text('id').primaryKey(),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    reporterId: text('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    note: text('note').notNull().default(''),
+    state: text('state', { enum: ['open', 'resolved', 'dismissed'] })
+      .notNull()
+      .default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: text('closed_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('item_reports_open_key')
+      .on(t.itemId, t.reporterId)
+      .where(sql`state = 'open'`),
+    index('item_reports_state_created_idx').on(t.state, t.createdAt.desc()),
+  ],
+);
+
+/** Every admin action, newest first on /admin: who, what, when. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept as it was, so the list still says who after the account is gone. */
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    /** What was acted on: an item id, a hash, a person or a category, as shown. */
+    target: text('target').notNull(),
+    detail: text('detail').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('audit_events_created_idx').on(t.createdAt.desc())],
 );

@@ -1,6 +1,5 @@
 import type { OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { ensureCategory } from '../catalog/import/import-media.ts';
 import {
   buildDefaultAltText,
   buildSlug,
@@ -15,6 +14,9 @@ import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { itemCategories, items, renditions } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
+import { recordAuditEvent } from '../moderation/audit-log.ts';
+import { blockItemHashes } from '../moderation/block-list.ts';
+import { findCategoryId, unknownCategoryMessage } from '../moderation/managed-categories.ts';
 import { categoryNameSql, toItemDetails } from './item-details.ts';
 import type { ItemDetailsRow } from './item-details.ts';
 
@@ -153,6 +155,16 @@ export async function updateOwnedItem(
         // Hidden leaves every list at once: search, trending and related read indexable items.
         set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
         set.isIndexable = changes.isHidden ? false : !row.isDynamic;
+        if (changes.isHidden !== (row.hiddenAt !== null)) {
+          // Its bytes cannot come back as a new upload; unhiding leaves them blocked until an
+          // admin unblocks them (docs/security.md, "Moderation").
+          if (changes.isHidden) await blockItemHashes(tx, user, id);
+          await recordAuditEvent(tx, user, {
+            action: changes.isHidden ? 'item.hide' : 'item.unhide',
+            target: `item ${id}`,
+            detail: row.title,
+          });
+        }
       }
       if (Object.keys(set).length > 0) await tx.update(items).set(set).where(eq(items.id, id));
       if (changes.category !== undefined) {
@@ -163,9 +175,10 @@ export async function updateOwnedItem(
           if (parts.length > 2 || parts.some((part) => part === '')) {
             throw new AppError('bad_request', 'category: name it "Name" or "Parent/Sub".');
           }
-          await tx
-            .insert(itemCategories)
-            .values({ itemId: id, categoryId: await ensureCategory(tx, name) });
+          // Only admins make categories (docs/security.md, "Moderation").
+          const categoryId = await findCategoryId(tx, name);
+          if (categoryId === undefined) throw new AppError('bad_request', unknownCategoryMessage);
+          await tx.insert(itemCategories).values({ itemId: id, categoryId });
         }
         await tx.execute(sql`SELECT sticky_catalog_version_bump()`);
       }
@@ -189,7 +202,7 @@ export async function deleteOwnedItem(
     deps.database,
     async ({ tx }) => {
       const [row] = await tx
-        .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt })
+        .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt, title: items.title })
         .from(items)
         .where(eq(items.id, id))
         .for('update');
@@ -204,6 +217,16 @@ export async function deleteOwnedItem(
         .select({ path: renditions.path })
         .from(renditions)
         .where(eq(renditions.itemId, id));
+      if (user.isAdmin && row.ownerId !== user.id) {
+        // An admin removing someone's item is moderation: its bytes are blocked and the action
+        // is audited, before the deletion takes the item's upload rows (and their hashes).
+        await blockItemHashes(tx, user, id);
+        await recordAuditEvent(tx, user, {
+          action: 'item.delete',
+          target: `item ${id}`,
+          detail: row.title,
+        });
+      }
       await tx.delete(items).where(eq(items.id, id));
       // Only files the import put in place are ours to remove (older catalogs may name others).
       return [...new Set(files.map((file) => file.path))].filter(isContentAddressedPath);

@@ -1,7 +1,8 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
-import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
+import { insertCatalogItems, insertCategory } from '../test-support/catalog-fixtures.ts';
 import { listWriteRoutes, routeName } from '../test-support/envelopes.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import { buildMultipart, makeAnimation } from '../test-support/uploads.ts';
@@ -31,6 +32,11 @@ function bodyFor(url: string, itemId: string): string | undefined {
   if (url === '/api/analytics/pageview') return JSON.stringify({ path: '/landing' });
   if (url === '/api/items/:id') return JSON.stringify({ title: 'Edited' });
   if (url === '/api/tokens') return JSON.stringify({ name: 'A script' });
+  if (url === '/api/items/:id/reports') return JSON.stringify({ reason: 'spam' });
+  if (url === '/api/admin/reports/:id') return JSON.stringify({ state: 'dismissed' });
+  if (url === '/api/admin/upload-bans/:userId') return JSON.stringify({ reason: 'Spam' });
+  if (url === '/api/admin/categories') return JSON.stringify({ name: 'Control' });
+  if (url === '/api/admin/categories/:id') return JSON.stringify({ name: 'Renamed' });
   return undefined;
 }
 
@@ -111,6 +117,38 @@ describe('cross-site writes are refused on every write route', () => {
     }
   });
 
+  /** The row a moderation route acts on (docs/security.md, "Moderation"), made with SQL. */
+  async function prepareModerationTarget(method: string, url: string) {
+    const { pool } = testApp.database;
+    if (url === '/api/admin/reports/:id') {
+      const reporter = await signInAs(testApp);
+      const id = randomUUID();
+      await pool.query(
+        `INSERT INTO item_reports (id, item_id, reporter_id, reason) VALUES ($1, $2, $3, 'spam')`,
+        [id, itemId, reporter.user.id],
+      );
+      return id;
+    }
+    if (url === '/api/admin/upload-bans/:userId') {
+      const person = await signInAs(testApp);
+      if (method === 'DELETE') {
+        await pool.query(`INSERT INTO upload_bans (user_id, reason) VALUES ($1, 'Spam')`, [
+          person.user.id,
+        ]);
+      }
+      return person.user.id;
+    }
+    if (url === '/api/admin/categories/:id') {
+      return String((await insertCategory(testApp.database, { name: randomUUID() })).id);
+    }
+    if (url === '/api/admin/blocked-hashes/:hash') {
+      const hash = randomBytes(32).toString('hex');
+      await pool.query(`INSERT INTO blocked_hashes (sha256) VALUES ($1)`, [hash]);
+      return hash;
+    }
+    return undefined;
+  }
+
   it('lets the same writes through from our own pages (the control)', async () => {
     const admin = { email: 'admin@sticky.example' };
     for (const route of writeRoutes()) {
@@ -134,7 +172,9 @@ describe('cross-site writes are refused on every write route', () => {
         });
         id = made.json().token.id;
       }
-      let payload: string | Buffer | undefined = bodyFor(route.url, itemId);
+      id = (await prepareModerationTarget(route.method, route.url)) ?? id;
+      let payload: string | Buffer | undefined =
+        route.method === 'DELETE' ? undefined : bodyFor(route.url, itemId);
       let contentType = payload ? 'application/json' : undefined;
       if (route.url === '/api/uploads') {
         const form = buildMultipart([
@@ -145,7 +185,7 @@ describe('cross-site writes are refused on every write route', () => {
       }
       const response = await testApp.app.inject({
         method: route.method as 'POST',
-        url: route.url.replace(/:[a-z]+/g, id),
+        url: route.url.replace(/:[A-Za-z]+/g, id),
         headers: { ...auth, ...(contentType ? { 'content-type': contentType } : {}) },
         payload,
       });

@@ -253,7 +253,7 @@ describe('an IPv6 address counts by its /64', () => {
 
   it('a new address in the same /64 per request does not get a new budget', async () => {
     // Each request from another of the /64's 2^64 addresses, as anyone holding one can send.
-    const { last } = await exhaust(testApp, () => {
+    const { last } = await exhaust(testApp, 'POST /api/analytics/pageview', () => {
       sent += 1;
       return view(`2001:db8:1:2:${sent.toString(16)}::${(sent * 7).toString(16)}`);
     });

@@ -11,6 +11,7 @@ import { configRoutes } from './config.ts';
 import { eventsRoutes } from './events.ts';
 import { favoritesRoutes } from './favorites.ts';
 import { itemsRoutes } from './items.ts';
+import { categoriesRoutes, moderationRoutes, reportsRoutes } from './moderation.ts';
 import { tokensRoutes } from './tokens.ts';
 import { uploadsRoutes } from './uploads.ts';
 
@@ -36,5 +37,8 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(eventsRoutes, { prefix: '/events' });
   await app.register(uploadsRoutes);
   await app.register(itemsRoutes, { prefix: '/items' });
+  await app.register(reportsRoutes, { prefix: '/items' });
+  await app.register(categoriesRoutes, { prefix: '/categories' });
+  await app.register(moderationRoutes, { prefix: '/admin' });
   await app.register(tokensRoutes, { prefix: '/tokens' });
 };

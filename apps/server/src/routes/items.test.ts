@@ -4,6 +4,7 @@ import type { CreateTokenResponse, OwnedItemResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { createTestApp } from '../test-support/app.ts';
+import { insertCategory } from '../test-support/catalog-fixtures.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { TestBrowser } from '../test-support/browser.ts';
 import { signInAtClaimsIssuer, startClaimsIssuer } from '../test-support/claims-issuer.ts';
@@ -34,6 +35,9 @@ describe('/api/items and /api/tokens', () => {
       { hasJobs: true },
     );
     owner = sameSiteHeaders(testApp, (await signInAs(testApp, { name: 'Owner' })).cookie);
+    // Uploaders choose from the categories admins made (docs/security.md, "Moderation").
+    const animals = await insertCategory(testApp.database, { name: 'Animals' });
+    await insertCategory(testApp.database, { name: 'Wombats', parentId: animals.id });
     stranger = sameSiteHeaders(testApp, (await signInAs(testApp)).cookie);
     admin = sameSiteHeaders(
       testApp,

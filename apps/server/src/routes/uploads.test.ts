@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_FILES_LOCK } from '../catalog/import/media-files.ts';
 import { createTestApp } from '../test-support/app.ts';
+import { insertCategory } from '../test-support/catalog-fixtures.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { listFilesUnder } from '../test-support/files.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
@@ -35,6 +36,9 @@ describe('POST /api/uploads', () => {
       { hasJobs: true },
     );
     auth = sameSiteHeaders(testApp, (await signInAs(testApp, { name: 'Ada' })).cookie);
+    // Uploaders choose from the categories admins made (docs/security.md, "Moderation").
+    const reactions = await insertCategory(testApp.database, { name: 'Reactions' });
+    await insertCategory(testApp.database, { name: 'Happy', parentId: reactions.id });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -9,6 +9,7 @@ import type { CreateUploadsResponse } from '@sticky/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, isAppError } from '../lib/app-error.ts';
+import { ensureNotBannedFromUploads } from '../moderation/upload-bans.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { requireSignedIn, signedInUser } from '../plugins/session.ts';
 import { ensureFreeSpace } from '../storage/free-space.ts';
@@ -24,7 +25,7 @@ import {
 /** Room for a request's form fields and part headers beside its files. */
 const FORM_OVERHEAD_BYTES = 256 * 1024;
 
-function requireUploader(request: FastifyRequest) {
+async function requireUploader(request: FastifyRequest) {
   const user = signedInUser(request);
   if (!user.canUpload) {
     throw new AppError(
@@ -34,6 +35,8 @@ function requireUploader(request: FastifyRequest) {
         : 'Only admins may upload on this server.',
     );
   }
+  // A person an admin stopped is told why, before a byte of the body is read.
+  await ensureNotBannedFromUploads(request.server.deps.database, user.id);
   return user;
 }
 
@@ -92,7 +95,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = requireUploader(request);
+      const user = await requireUploader(request);
       // Refused before a byte of the body is read: no request may carry more than this.
       const declared = Number(request.headers['content-length'] ?? 0);
       const ceiling = limits.maxFilesPerRequest * limits.maxFileBytes + FORM_OVERHEAD_BYTES;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
+  blockedFileReason,
   titleFromFileName,
   uploadFieldsSchema,
   uploadMediaTypes,
@@ -35,6 +36,9 @@ import type { JobLogger, JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
 import { categoryNameSql, previewPathSql, toItemDetails } from '../items/item-details.ts';
 import type { ItemDetailsRow } from '../items/item-details.ts';
 import { AppError } from '../lib/app-error.ts';
+import { isAnyHashBlocked } from '../moderation/block-list.ts';
+import { findCategoryId, unknownCategoryMessage } from '../moderation/managed-categories.ts';
+import { describeUploadBan, findUploadBanReason } from '../moderation/upload-bans.ts';
 import { formatSize, sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
 import {
@@ -129,11 +133,15 @@ export async function getUploadLimits(
   user: { id: string; canUpload: boolean },
 ): Promise<UploadLimitsResponse> {
   const limits = deps.config.uploads;
-  const used = await readUsedToday(deps.database.db, user.id);
-  const megapixelsUsed = await readMegapixelsUsedToday(deps.database.db, user.id);
+  const [used, megapixelsUsed, banReason] = await Promise.all([
+    readUsedToday(deps.database.db, user.id),
+    readMegapixelsUsedToday(deps.database.db, user.id),
+    findUploadBanReason(deps.database, user.id),
+  ]);
   return {
     success: true,
-    canUpload: user.canUpload,
+    canUpload: user.canUpload && banReason === undefined,
+    banReason: banReason === undefined ? null : describeUploadBan(banReason),
     maxFileBytes: limits.maxFileBytes,
     maxFilesPerRequest: limits.maxFilesPerRequest,
     bytesPerDay: limits.bytesPerDay,
@@ -171,16 +179,20 @@ function describeQuota(
   return `${formatSize(fileBytes)} is more than is left of today's upload limit (${formatSize(left)} of ${formatSize(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
 }
 
-const causeStatus: Record<RefusalCause, AppError['code']> = {
+/** Why a file was refused: by the reading, or because its bytes are blocked. */
+type DecisionCause = RefusalCause | 'blocked';
+
+const causeStatus: Record<DecisionCause, AppError['code']> = {
   not_an_image: 'unsupported_media_type',
   empty: 'bad_request',
   over_quota: 'rate_limited',
+  blocked: 'forbidden',
 };
 
 interface FileDecision {
   fileName: string;
   receipt?: UploadReceipt;
-  cause?: RefusalCause;
+  cause?: DecisionCause;
 }
 
 /**
@@ -207,6 +219,12 @@ export async function acceptUploads(
   }
   await createUploadsQueue(jobs);
   const limits = deps.config.uploads;
+  if (
+    metadata.category &&
+    (await findCategoryId(deps.database.db, metadata.category)) === undefined
+  ) {
+    throw new AppError('bad_request', unknownCategoryMessage);
+  }
 
   const decisions = await withTransaction(deps.database, async ({ tx, executor }) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`uploads:${user.id}`}))`);
@@ -223,7 +241,9 @@ export async function acceptUploads(
         continue;
       }
       // One file in memory at a time, at most UPLOAD_MAX_BYTES.
-      const cleaned = stripMetadata(await fsp.readFile(file.path));
+      const received = await fsp.readFile(file.path);
+      const receivedSha256 = hashContent(received);
+      const cleaned = stripMetadata(received);
       if (!cleaned.ok) {
         // Its structure cannot be followed, so it cannot be cleaned: refused, never kept.
         decided.push({
@@ -235,6 +255,16 @@ export async function acceptUploads(
       }
       const { bytes } = cleaned;
       const sha256 = hashContent(bytes);
+      // Before the duplicate check: the owner of a hidden item is refused like anyone, and the
+      // reason says nothing of the item (docs/security.md, "Moderation").
+      if (await isAnyHashBlocked(tx, [receivedSha256, sha256])) {
+        decided.push({
+          fileName: file.fileName,
+          cause: 'blocked',
+          receipt: refusal(file.fileName, `${file.fileName}: ${blockedFileReason}`),
+        });
+        continue;
+      }
       const [existing] = await tx
         .select({ id: items.id, hiddenAt: items.hiddenAt, type: items.type, slug: items.slug })
         .from(items)
@@ -280,6 +310,7 @@ export async function acceptUploads(
         fileName: file.fileName,
         bytes: bytes.length,
         sha256,
+        receivedSha256,
         metadata: stored,
       });
       await tx.insert(uploadFiles).values({ uploadId, bytes });
@@ -408,7 +439,10 @@ export async function processUpload(
     isTypeFromTransparency: !sent.type,
     ...(sent.rating ? { rating: sent.rating } : {}),
     ...(sent.source ? { sourceUrl: sent.source } : {}),
-    ...(sent.category ? { categories: [sent.category] } : {}),
+    // A category an admin deleted since the upload was taken is left out, never made again.
+    ...(sent.category && (await findCategoryId(database.db, sent.category)) !== undefined
+      ? { categories: [sent.category] }
+      : {}),
     ...(row.userId ? { ownerId: row.userId } : {}),
   };
   const importDeps: ImportDeps = {

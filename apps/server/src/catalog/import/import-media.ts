@@ -29,9 +29,13 @@ import type { ImportLimits } from './inspect-media.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
 import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
+import { isAnyHashBlocked } from '../../moderation/block-list.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import { withTransaction } from './transaction.ts';
 import type { Transaction } from './transaction.ts';
+
+/** A blocked file's rejection: the same neutral words an upload gets (contracts' moderation). */
+const blockedImportReason = "this file can't be uploaded here";
 
 export interface ItemMetadata {
   title: string;
@@ -233,6 +237,11 @@ export async function importMedia(
   if (!cleaned.ok) return { status: 'rejected', reason: cleaned.reason };
   const { bytes } = cleaned;
   const sha256 = hashContent(bytes);
+  // An upload's job and the CLI alike: a file an admin blocked, as sent or as stored, is not
+  // taken (docs/security.md, "Moderation").
+  if (await isAnyHashBlocked(database.db, [hashContent(input.bytes), sha256])) {
+    return { status: 'rejected', reason: blockedImportReason };
+  }
   const existing = await findItemBySha(database, sha256);
   if (existing) return { status: 'duplicate', itemId: existing.id };
   if (options.itemId) {

@@ -42,6 +42,20 @@ function categoryMembersSql(categoryIds: readonly number[]): SQL {
       WHERE c.id IN (${ids}) AND tagged.tags @> ARRAY[lower(c.name)]`;
 }
 
+/**
+ * The category holds a listable item (categoryMembersSql's rule, for one category): one with
+ * none is not listed (docs/catalog.md, "Categories"), so a category made for a single item
+ * disappears with it, and an empty one an admin made waits until it holds something.
+ */
+function hasListableItemSql(rating: Rating | undefined): SQL {
+  return sql`EXISTS (
+    SELECT 1 FROM item_categories ic JOIN items i ON i.id = ic.item_id
+    WHERE ${listableItemsSql('i', { rating })} AND (
+      ic.category_id = ${categories.id}
+      OR ic.category_id IN (SELECT sub.id FROM categories sub WHERE sub.parent_id = ${categories.id})
+      OR (ic.category_id = ${categories.parentId} AND i.tags @> ARRAY[lower(${categories.name})])))`;
+}
+
 /** Each category's featured item: its chosen `featured_item_id`, else its most popular item. */
 async function loadFeaturedItems(
   deps: CatalogDeps,
@@ -94,7 +108,10 @@ async function pageOfCategories(
   options: ListOptions,
 ): Promise<{ rows: CategoryRow[]; totalCount: number }> {
   const { db } = deps.database;
-  const where = parentId === null ? isNull(categories.parentId) : eq(categories.parentId, parentId);
+  const where = and(
+    parentId === null ? isNull(categories.parentId) : eq(categories.parentId, parentId),
+    hasListableItemSql(options.rating),
+  );
   const [rows, counted] = await Promise.all([
     db
       .select()
@@ -124,7 +141,7 @@ export async function listCategories(
       : deps.database.db
           .select()
           .from(categories)
-          .where(inArray(categories.parentId, ids))
+          .where(and(inArray(categories.parentId, ids), hasListableItemSql(options.rating)))
           .orderBy(asc(categories.position), asc(categories.name), asc(categories.id)),
     loadFeaturedItems(deps, ids, options.rating),
   ]);

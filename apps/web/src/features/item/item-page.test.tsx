@@ -85,6 +85,25 @@ describe('ItemPage', () => {
     return view;
   };
 
+  /** Answers `POST /api/items/{id}/reports`, keeping what was sent (or refusing it). */
+  const stubReports = (sent: unknown[], refusal?: { status: number; message: string }) => {
+    const answer = api.fetchMock.getMockImplementation()!;
+    api.fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input);
+      if (init?.method === 'POST' && url.endsWith('/reports')) {
+        if (refusal) {
+          return json(
+            { success: false, error: { code: 'conflict', message: refusal.message } },
+            refusal.status,
+          );
+        }
+        sent.push(JSON.parse(String(init.body)));
+        return json({ success: true, report: { id: 'r1', state: 'open' } }, 201);
+      }
+      return answer(input, init);
+    });
+  };
+
   it('reads the id from the last part of the slug and shows title, item and creator', async () => {
     await openItem();
     expect(content.gf.gif).toHaveBeenCalledWith('l0HlyLQsbvhciAuKA');
@@ -112,6 +131,55 @@ describe('ItemPage', () => {
     expect(within(manage).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(within(manage).queryByRole('button', { name: /Hide/ })).not.toBeInTheDocument();
     expect(editCode.isLoaded).toBe(true);
+  });
+
+  it('reports an item: a reason is required, the note is sent, the dialog closes and says so', async () => {
+    const reports: unknown[] = [];
+    const user = userEvent.setup();
+    stubReports(reports);
+    await openItem();
+    await user.click(await screen.findByRole('button', { name: 'Report' }));
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Report this item' },
+      { timeout: 5000 },
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a reason.');
+    expect(reports).toEqual([]);
+
+    await user.click(within(dialog).getByRole('radio', { name: 'Harassment or hate' }));
+    await user.type(within(dialog).getByLabelText('Note (optional)'), 'Targets a person');
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Report this item' })).not.toBeInTheDocument(),
+    );
+    expect(reports).toEqual([{ reason: 'harassment', note: 'Targets a person' }]);
+    expect(await screen.findByText(/Report sent/)).toBeInTheDocument();
+  });
+
+  it('shows why a report was refused, and offers no Report to who manages the item', async () => {
+    const user = userEvent.setup();
+    stubReports([], {
+      status: 409,
+      message: 'You have already reported this item; an admin will look at your report.',
+    });
+    await openItem();
+    await user.click(await screen.findByRole('button', { name: 'Report' }));
+    const dialog = await screen.findByRole(
+      'dialog',
+      { name: 'Report this item' },
+      { timeout: 5000 },
+    );
+    await user.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/already reported/);
+    cleanup();
+
+    rights = { canEdit: true, canDelete: true, canHide: false };
+    await openItem();
+    await screen.findByRole('group', { name: 'Manage this item' }, { timeout: 5000 });
+    expect(screen.queryByRole('button', { name: 'Report' })).not.toBeInTheDocument();
   });
 
   it('records a view of the item', async () => {

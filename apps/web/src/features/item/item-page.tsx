@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { Flag } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import {
   ContentGrid,
@@ -25,6 +26,38 @@ const relatedColumns = { small: 2, medium: 3, large: 3 };
 const ItemManageActions = lazy(() =>
   import('@/features/uploads').then((module) => ({ default: module.ItemManageActions })),
 );
+
+// The report form (and the contracts it validates with) comes only when someone opens it.
+const ReportDialog = lazy(() =>
+  import('./report-dialog.tsx').then((module) => ({ default: module.ReportDialog })),
+);
+
+/** Report, for signed-in people who do not manage the item (docs/security.md, "Moderation"). */
+function ReportAction({ itemId }: { itemId: string }) {
+  const [isOpen, setIsOpen] = useState(false);
+  // Kept mounted once loaded, so closing it hands focus back to the button (Radix).
+  const [hasOpened, setHasOpened] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => {
+          setHasOpened(true);
+          setIsOpen(true);
+        }}
+        className="inline-flex items-center gap-2 self-start rounded-full px-4 py-2 text-sm text-gray-300 hover:bg-white/10 hover:text-white"
+      >
+        <Flag aria-hidden="true" className="size-4" />
+        Report
+      </button>
+      {hasOpened && (
+        <Suspense fallback={null}>
+          <ReportDialog itemId={itemId} open={isOpen} onOpenChange={setIsOpen} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 function RelatedItems({ item }: { item: ContentItem }) {
   return (
@@ -77,6 +110,7 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
                   <ItemManageActions itemId={String(item.id)} />
                 </Suspense>
               )}
+              {rights && !rights.canEdit && <ReportAction itemId={String(item.id)} />}
             </div>
           </div>
         </div>

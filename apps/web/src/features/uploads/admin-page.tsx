@@ -1,10 +1,27 @@
+import type { ReactNode } from 'react';
 import { useAuth } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
+import { AuditList } from './components/audit-list.tsx';
+import { CategoriesAdmin } from './components/categories-admin.tsx';
+import { BlockedHashesList, UploadBansList } from './components/moderation-lists.tsx';
+import { ReportsList } from './components/reports-list.tsx';
 import { UploadsTable } from './components/uploads-table.tsx';
 
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 /**
- * Admin (docs/web.md, "Upload"): recent uploads across everyone, with who sent them; hide,
- * unhide, edit or delete any of them.
+ * Admin (docs/web.md, "Upload"; docs/security.md, "Moderation"): reports beside recent uploads
+ * across everyone (hide, unhide, edit, delete, stop a person's uploads), the audit list of admin
+ * actions, who is stopped from uploading, the block list and the categories.
  */
 export function AdminPage() {
   useDocumentTitle('Admin');
@@ -18,10 +35,35 @@ export function AdminPage() {
     );
   }
   return (
-    <div className="flex flex-col gap-4">
+    <div className="flex flex-col gap-8">
       <h1 className="text-3xl font-extrabold">Admin</h1>
-      <p className="text-sm text-gray-300">Recent uploads by everyone, newest first.</p>
-      <UploadsTable scope="everyone" label="Recent uploads" emptyText="Nobody has uploaded yet." />
+      <div className="grid gap-8 lg:grid-cols-2">
+        <Section id="admin-reports" title="Reports">
+          <ReportsList />
+        </Section>
+        <Section id="admin-uploads" title="Recent uploads">
+          <p className="text-sm text-gray-300">Recent uploads by everyone, newest first.</p>
+          <UploadsTable
+            scope="everyone"
+            label="Recent uploads"
+            emptyText="Nobody has uploaded yet."
+          />
+        </Section>
+      </div>
+      <Section id="admin-audit" title="Audit list">
+        <AuditList />
+      </Section>
+      <div className="grid gap-8 lg:grid-cols-3">
+        <Section id="admin-bans" title="Stopped from uploading">
+          <UploadBansList />
+        </Section>
+        <Section id="admin-blocked" title="Blocked files">
+          <BlockedHashesList />
+        </Section>
+        <Section id="admin-categories" title="Categories">
+          <CategoriesAdmin />
+        </Section>
+      </div>
     </div>
   );
 }

@@ -46,6 +46,7 @@ describe('My uploads', () => {
     ]);
     api = stubApi({
       'GET /api/uploads': () => json({ success: true, uploads, next: null }),
+      'GET /api/categories': () => json({ success: true, categories: [] }),
       'GET /api/items/': ({ url }) =>
         json({ success: true, item: items.get(url.split('/').pop()!) }),
       'DELETE /api/items/': ({ url }) => {

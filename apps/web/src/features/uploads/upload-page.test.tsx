@@ -19,6 +19,7 @@ const limits: UploadLimitsResponse = {
   itemsUsedToday: 0,
   megapixelsPerDay: 10_000,
   megapixelsUsedToday: 0,
+  banReason: null,
   mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
 };
 
@@ -111,6 +112,14 @@ describe('Upload page', () => {
     recent = () => json({ success: true, uploads: [], next: null });
     stubApi({
       'GET /api/uploads/limits': () => json(limits),
+      'GET /api/categories': () =>
+        json({
+          success: true,
+          categories: [
+            { id: 1, name: 'Reactions', path: 'Reactions', parentId: null, itemCount: 1 },
+            { id: 2, name: 'Happy', path: 'Reactions/Happy', parentId: 1, itemCount: 1 },
+          ],
+        }),
       'GET /api/uploads': () => recent(),
       'GET /api/items/': ({ url }) => {
         const item = items.get(url.split('/').pop()!);
@@ -183,7 +192,8 @@ describe('Upload page', () => {
       gif('two.gif'),
       gif('three.gif'),
     ]);
-    await user.type(row('two.gif').getByLabelText('Category'), 'Reactions/Happy');
+    // Only the categories admins made are offered.
+    await user.selectOptions(row('two.gif').getByLabelText('Category'), 'Reactions/Happy');
     await user.selectOptions(row('two.gif').getByLabelText('Rating'), 'PG-13');
     await user.click(
       row('two.gif').getByRole('button', { name: 'Apply tags, category and rating to all' }),

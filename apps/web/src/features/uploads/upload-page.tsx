@@ -325,7 +325,13 @@ export function UploadPage() {
     return (
       <div className="flex flex-col gap-3 py-10 text-center">
         <h1 className="text-3xl font-extrabold">Upload</h1>
-        <p className="text-gray-300">Uploads are not open to you on this server.</p>
+        {limits.data.banReason ? (
+          <p role="alert" className="text-red-300">
+            {limits.data.banReason}
+          </p>
+        ) : (
+          <p className="text-gray-300">Uploads are not open to you on this server.</p>
+        )}
       </div>
     );
   }

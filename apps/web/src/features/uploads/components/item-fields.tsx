@@ -1,6 +1,8 @@
 import { itemRatingLabels } from '@sticky/contracts';
 import type { ItemRating, UploadItemType } from '@sticky/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { categoriesQueryOptions } from '../api/categories.ts';
 import type { UploadFieldValues } from '../api/send-upload.ts';
 import { TagInput } from './tag-input.tsx';
 
@@ -25,6 +27,15 @@ export function ItemFields({
   isTypeFixed = false,
 }: ItemFieldsProps) {
   const id = useId();
+  // Only admins add categories: a person files an item under one that exists
+  // (docs/security.md, "Moderation"); the item's own stays offered while the list loads.
+  const categories = useQuery(categoriesQueryOptions());
+  const categoryPaths = [
+    ...new Set([
+      ...(categories.data ?? []).map((category) => category.path),
+      ...(values.category ? [values.category] : []),
+    ]),
+  ];
   const set = <K extends keyof UploadFieldValues>(key: K, value: UploadFieldValues[K]) =>
     onChange({ ...values, [key]: value });
   return (
@@ -88,15 +99,20 @@ export function ItemFields({
         <label htmlFor={`${id}-category`} className={labelClass}>
           Category
         </label>
-        <input
+        <select
           id={`${id}-category`}
           value={values.category}
-          maxLength={100}
           disabled={isDisabled}
-          placeholder="Reactions/Happy"
           onChange={(event) => set('category', event.target.value)}
           className={fieldClass}
-        />
+        >
+          <option value="">None</option>
+          {categoryPaths.map((path) => (
+            <option key={path} value={path}>
+              {path}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="flex flex-col gap-1">
         <label htmlFor={`${id}-source`} className={labelClass}>

@@ -1,6 +1,6 @@
-import type { Upload, UploadState } from '@sticky/contracts';
+import type { Upload, Uploader, UploadState } from '@sticky/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
+import { Ban, Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
@@ -12,6 +12,7 @@ import { ownedItemQueryOptions, refreshAfterItemChange, updateItem } from '../ap
 import { uploadsQueryOptions } from '../api/uploads-list.ts';
 import type { UploadsScope } from '../api/uploads-list.ts';
 import { getItemPagePath, getItemPageUrl } from '../item-links.ts';
+import { BanUploaderDialog } from './ban-uploader-dialog.tsx';
 import { DeleteItemDialog } from './delete-item-dialog.tsx';
 import { EditItemDialog } from './edit-item-dialog.tsx';
 import { UploadStateBadge } from './upload-state-badge.tsx';
@@ -31,6 +32,20 @@ function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** Admins stop a person's uploads from the row of one of them (docs/security.md). */
+function BanUploaderAction({ person }: { person: Uploader }) {
+  const [isOpen, setIsOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={`${smallButton} self-start`} onClick={() => setIsOpen(true)}>
+        <Ban className="size-3.5" aria-hidden="true" />
+        Stop uploads<span className="sr-only"> by {person.name}</span>
+      </button>
+      <BanUploaderDialog person={person} open={isOpen} onOpenChange={setIsOpen} />
+    </>
+  );
+}
+
 const isNotFound = (error: unknown) => isApiClientError(error) && error.status === 404;
 
 function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
@@ -43,7 +58,8 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   // An upload's item may not be the person's: a file already in Sticky (someone else's, or
   // imported) answers with that item. Admins may edit any; anyone else asks the item
   // (`GET /api/items/:id`) what they may do, and is offered only that.
-  const isAdmin = useAuth().user?.isAdmin === true;
+  const { user } = useAuth();
+  const isAdmin = user?.isAdmin === true;
   const rights = useQuery({
     ...ownedItemQueryOptions(itemId ?? ''),
     enabled: hasItem && !isAdmin,
@@ -111,6 +127,9 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
             </>
           )}
         </p>
+        {scope === 'everyone' && upload.uploader && upload.uploader.id !== user?.id && (
+          <BanUploaderAction person={upload.uploader} />
+        )}
         {upload.reason && <p className="text-sm text-red-300">{upload.reason}</p>}
         {isSomeoneElses && (
           <p className="text-sm text-gray-300">

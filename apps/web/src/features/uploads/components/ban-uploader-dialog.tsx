@@ -1,0 +1,86 @@
+import type { Uploader } from '@sticky/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { Modal } from '@/components/modal.tsx';
+import { notify } from '@/lib/notify.ts';
+import { auditQueryKey } from '../api/admin-audit.ts';
+import { banUploader, uploadBansQueryKey } from '../api/upload-bans.ts';
+
+interface BanUploaderDialogProps {
+  person: Uploader;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Stops a person's uploads; the reason is what they see on /upload. */
+export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDialogProps) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const ban = useMutation({
+    mutationFn: () => banUploader(person.id, reason),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: uploadBansQueryKey }),
+        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+      ]);
+      onOpenChange(false);
+      setReason('');
+      void notify('success', `${person.name} can no longer upload`);
+    },
+  });
+  return (
+    <Modal
+      title={`Stop ${person.name}'s uploads?`}
+      description="They keep what they uploaded; they see your reason on the upload page."
+      open={open}
+      onOpenChange={(next) => {
+        ban.reset();
+        onOpenChange(next);
+      }}
+    >
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!ban.isPending) ban.mutate();
+        }}
+      >
+        <label htmlFor={`${id}-reason`} className="text-sm font-semibold text-white">
+          Reason they will see
+        </label>
+        <textarea
+          id={`${id}-reason`}
+          value={reason}
+          required
+          maxLength={500}
+          rows={3}
+          onChange={(event) => setReason(event.target.value)}
+          className="rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white"
+        />
+        {ban.error && (
+          <p role="alert" className="text-sm text-red-300">
+            {ban.error.message}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <button
+            type="button"
+            className={buttonStyles.secondary}
+            onClick={() => onOpenChange(false)}
+          >
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+            aria-disabled={ban.isPending || undefined}
+          >
+            Stop uploads
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,159 @@
+import { reportReasonLabels } from '@sticky/contracts';
+import type { Report, ReportState } from '@sticky/contracts';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
+import { ErrorState, LoadingIndicator } from '@/features/content';
+import { notify } from '@/lib/notify.ts';
+import { auditQueryKey } from '../api/admin-audit.ts';
+import { closeReport, reportsQueryKey, reportsQueryOptions } from '../api/admin-reports.ts';
+import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
+
+const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
+
+const stateFilters: Array<{ value: ReportState; label: string }> = [
+  { value: 'open', label: 'Open' },
+  { value: 'resolved', label: 'Resolved' },
+  { value: 'dismissed', label: 'Dismissed' },
+];
+
+/** The item page's path from its absolute URL, so the link stays in the app. */
+function toPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function ReportRow({ report }: { report: Report }) {
+  const queryClient = useQueryClient();
+  const act = useMutation({
+    mutationFn: async (action: 'hide' | 'resolved' | 'dismissed') => {
+      if (action === 'hide') {
+        await updateItem(report.itemId, { isHidden: true });
+        await refreshAfterItemChange(queryClient, report.itemId);
+      }
+      await closeReport(report.id, action === 'dismissed' ? 'dismissed' : 'resolved');
+      return action;
+    },
+    onSuccess: async (action) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: reportsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+      ]);
+      void notify(
+        'success',
+        action === 'hide'
+          ? 'Item hidden, report resolved'
+          : action === 'resolved'
+            ? 'Report resolved'
+            : 'Report dismissed',
+      );
+    },
+    onError: (error) => void notify('error', error.message),
+  });
+  const run = (action: 'hide' | 'resolved' | 'dismissed') => {
+    if (!act.isPending) act.mutate(action);
+  };
+  return (
+    <li className="flex flex-col gap-2 rounded-xl border border-white/10 bg-white/5 p-3">
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <Link
+          to={toPath(report.itemUrl ?? '')}
+          className="font-semibold text-white underline hover:text-violet-200"
+        >
+          {report.itemTitle}
+        </Link>
+        {report.isItemHidden && <span className="text-xs text-amber-300">(hidden)</span>}
+      </div>
+      <p className="text-sm text-gray-200">
+        <span className="font-semibold">{reportReasonLabels[report.reason]}</span>
+        {report.note && <> · “{report.note}”</>}
+      </p>
+      <p className="text-xs text-gray-400">
+        by {report.reporter.name} ({report.reporter.email}) ·{' '}
+        <time dateTime={report.createdAt}>{new Date(report.createdAt).toLocaleString()}</time>
+      </p>
+      {report.state === 'open' && (
+        <div className="flex flex-wrap gap-2">
+          {!report.isItemHidden && (
+            <button
+              type="button"
+              className={smallButton}
+              aria-disabled={act.isPending || undefined}
+              onClick={() => run('hide')}
+            >
+              Hide item and resolve
+              <span className="sr-only"> the report of {report.itemTitle}</span>
+            </button>
+          )}
+          <button
+            type="button"
+            className={smallButton}
+            aria-disabled={act.isPending || undefined}
+            onClick={() => run('resolved')}
+          >
+            Resolve<span className="sr-only"> the report of {report.itemTitle}</span>
+          </button>
+          <button
+            type="button"
+            className={smallButton}
+            aria-disabled={act.isPending || undefined}
+            onClick={() => run('dismissed')}
+          >
+            Dismiss<span className="sr-only"> the report of {report.itemTitle}</span>
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Reports of items, open first, with the item, who reported it, why, and what to do. */
+export function ReportsList() {
+  const [state, setState] = useState<ReportState>('open');
+  const query = useInfiniteQuery(reportsQueryOptions(state));
+  const reports = query.data?.pages.flatMap((page) => page.reports) ?? [];
+  return (
+    <div className="flex flex-col gap-3">
+      <div role="group" aria-label="Show reports" className="flex flex-wrap gap-2">
+        {stateFilters.map((filter) => (
+          <button
+            key={filter.value}
+            type="button"
+            aria-pressed={state === filter.value}
+            onClick={() => setState(filter.value)}
+            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
+          >
+            {filter.label}
+          </button>
+        ))}
+      </div>
+      {query.isPending ? (
+        <LoadingIndicator label="Loading reports…" />
+      ) : query.error ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : reports.length === 0 ? (
+        <p className="py-4 text-gray-300">No {state} reports.</p>
+      ) : (
+        <ul aria-label="Reports" className="flex flex-col gap-3">
+          {reports.map((report) => (
+            <ReportRow key={report.id} report={report} />
+          ))}
+        </ul>
+      )}
+      {query.hasNextPage && (
+        <button
+          type="button"
+          className={`${buttonStyles.secondary} self-center`}
+          aria-disabled={query.isFetchingNextPage || undefined}
+          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
+        >
+          {query.isFetchingNextPage ? 'Loading…' : 'More reports'}
+        </button>
+      )}
+    </div>
+  );
+}
