@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiToken, SessionUser } from '@sticky/contracts';
+import type { ApiToken, ItemVisibility, SessionUser } from '@sticky/contracts';
 import { and, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
@@ -20,6 +20,7 @@ function toApiToken(row: typeof apiTokens.$inferSelect): ApiToken {
   return {
     id: row.id,
     name: row.name,
+    visibility: row.visibility,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   };
@@ -33,6 +34,7 @@ export async function createApiToken(
   db: Database,
   userId: string,
   name: string,
+  visibility: ItemVisibility,
 ): Promise<{ token: ApiToken; secret: string }> {
   const [held] = await db
     .select({ n: count() })
@@ -47,7 +49,13 @@ export async function createApiToken(
   const secret = `sticky_${randomBytes(32).toString('base64url')}`;
   const [row] = await db
     .insert(apiTokens)
-    .values({ id: randomUUID(), userId, name: name.trim(), tokenHash: hashToken(secret) })
+    .values({
+      id: randomUUID(),
+      userId,
+      name: name.trim(),
+      tokenHash: hashToken(secret),
+      visibility,
+    })
     .returning();
   return { token: toApiToken(row!), secret };
 }
@@ -68,6 +76,23 @@ export async function deleteApiToken(db: Database, userId: string, id: string): 
     .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId)))
     .returning({ id: apiTokens.id });
   if (deleted.length === 0) throw new AppError('not_found', 'You have no token with this id.');
+}
+
+/**
+ * The visibility an upload through this token gets when it names none (docs/uploads.md,
+ * "Visibility"); undefined for a secret that is no token.
+ */
+export async function findTokenVisibility(
+  db: Database,
+  secret: string,
+): Promise<ItemVisibility | undefined> {
+  if (!TOKEN_PATTERN.test(secret)) return undefined;
+  const [row] = await db
+    .select({ visibility: apiTokens.visibility })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, hashToken(secret)))
+    .limit(1);
+  return row?.visibility;
 }
 
 /**

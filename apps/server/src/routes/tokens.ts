@@ -46,7 +46,8 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const made = await createApiToken(db, signedInUser(request).id, request.body.name);
+      const { name, visibility } = request.body;
+      const made = await createApiToken(db, signedInUser(request).id, name, visibility);
       return reply.code(201).send({ success: true as const, ...made });
     },
   );
