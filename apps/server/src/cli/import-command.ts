@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { itemVisibilitySchema } from '@sticky/contracts';
 import { eq } from 'drizzle-orm';
 import {
   collectImportSources,
@@ -77,6 +78,7 @@ async function run(args: string[]): Promise<number> {
       type: { type: 'string' },
       rating: { type: 'string' },
       category: { type: 'string', multiple: true },
+      visibility: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
@@ -102,6 +104,17 @@ async function run(args: string[]): Promise<number> {
     defaults.rating = values.rating as ItemMetadata['rating'];
   }
   if (values.category) defaults.categories = values.category;
+  // Imports are public unless asked (docs/uploads.md, "Visibility"), whatever UPLOAD_VISIBILITY.
+  if (values.visibility !== undefined) {
+    const visibility = itemVisibilitySchema.safeParse(values.visibility);
+    if (!visibility.success) {
+      throw new CliError(
+        `--visibility must be public, unlisted or private, got ${JSON.stringify(values.visibility)}`,
+        64,
+      );
+    }
+    defaults.visibility = visibility.data;
+  }
 
   let collected;
   try {
@@ -191,6 +204,6 @@ async function run(args: string[]): Promise<number> {
 export const importCommand: CliCommand = {
   summary: 'Import GIFs, WebPs, PNGs and JPEGs (folders use their manifest.json)',
   usage:
-    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]…',
+    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]… [--visibility public|unlisted|private]',
   run,
 };
