@@ -201,6 +201,8 @@ export const uploadLimitsResponseSchema = z.object({
   bytesUsedToday: z.number().int(),
   itemsUsedToday: z.number().int(),
   mediaTypes: z.array(z.enum(uploadMediaTypes)),
+  /** What an upload that names none gets here (UPLOAD_VISIBILITY): the page's first choice. */
+  visibility: itemVisibilitySchema,
 });
 export type UploadLimitsResponse = z.infer<typeof uploadLimitsResponseSchema>;
 

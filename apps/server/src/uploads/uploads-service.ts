@@ -138,6 +138,7 @@ export async function getUploadLimits(
     bytesUsedToday: used.bytes,
     itemsUsedToday: used.items,
     mediaTypes: [...uploadMediaTypes],
+    visibility: limits.visibility,
   };
 }
 

@@ -1,10 +1,12 @@
-import type { ApiToken } from '@sticky/contracts';
+import { itemVisibilityLabels } from '@sticky/contracts';
+import type { ApiToken, ItemVisibility } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Modal } from '@/components/modal.tsx';
+import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
@@ -198,11 +200,14 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const tokens = useQuery(tokensQueryOptions());
   const [name, setName] = useState('');
+  // A token's uploads are unlisted unless the person picks otherwise (docs/uploads.md,
+  // "Visibility"): a screenshot tool should not publish to everyone by default.
+  const [visibility, setVisibility] = useState<ItemVisibility>('unlisted');
   const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const nameId = useId();
   const create = useMutation({
-    mutationFn: () => createToken(name),
+    mutationFn: () => createToken(name, visibility),
     onSuccess: async (response) => {
       setMade({ id: response.token.id, secret: response.secret });
       setName('');
@@ -226,7 +231,14 @@ export function SettingsPage() {
           A token lets a script or a tool such as ShareX upload as you, with{' '}
           <code>Authorization: Bearer</code>. Revoke it when you no longer use it.
         </p>
-        <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
+        <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-x-2 gap-y-4">
+          <div className="w-full">
+            <VisibilityChoice
+              legend="Who can see what is uploaded with this token"
+              value={visibility}
+              onChange={setVisibility}
+            />
+          </div>
           <div className="flex min-w-56 flex-1 flex-col gap-1">
             <label htmlFor={nameId} className="text-sm font-medium text-gray-200">
               Token name
@@ -267,7 +279,8 @@ export function SettingsPage() {
                 <div className="flex min-w-0 flex-col">
                   <span className="truncate font-semibold text-white">{token.name}</span>
                   <span className="text-xs text-gray-400">
-                    Created {new Date(token.createdAt).toLocaleDateString()} ·{' '}
+                    {itemVisibilityLabels[token.visibility]} · Created{' '}
+                    {new Date(token.createdAt).toLocaleDateString()} ·{' '}
                     {token.lastUsedAt
                       ? `last used ${new Date(token.lastUsedAt).toLocaleString()}`
                       : 'never used'}

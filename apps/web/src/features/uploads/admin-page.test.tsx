@@ -41,6 +41,7 @@ describe('Admin', () => {
         const item: OwnedItem = {
           id,
           details: upload.details,
+          visibility: 'public',
           isHidden,
           owner: upload.uploader,
           canEdit: true,

@@ -3,7 +3,7 @@ import {
   deleteTokenResponseSchema,
   listTokensResponseSchema,
 } from '@sticky/contracts';
-import type { CreateTokenResponse } from '@sticky/contracts';
+import type { CreateTokenResponse, ItemVisibility } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPost } from '@/lib/api-client.ts';
 
@@ -17,9 +17,15 @@ export const tokensQueryOptions = () =>
       (await apiGet('/api/tokens', listTokensResponseSchema, { signal })).tokens,
   });
 
-/** `POST /api/tokens`: the answer holds the secret, shown once. */
-export function createToken(name: string): Promise<CreateTokenResponse> {
-  return apiPost('/api/tokens', { name }, createTokenResponseSchema);
+/**
+ * `POST /api/tokens`: the answer holds the secret, shown once. `visibility` is what its uploads
+ * get when they name none (ShareX names none).
+ */
+export function createToken(
+  name: string,
+  visibility: ItemVisibility,
+): Promise<CreateTokenResponse> {
+  return apiPost('/api/tokens', { name, visibility }, createTokenResponseSchema);
 }
 
 /** `DELETE /api/tokens/{id}` */

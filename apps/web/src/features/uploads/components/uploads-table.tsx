@@ -1,4 +1,5 @@
-import type { Upload, UploadState } from '@sticky/contracts';
+import { itemVisibilityLabels, itemVisibilitySchema } from '@sticky/contracts';
+import type { ItemVisibility, Upload, UploadState } from '@sticky/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -62,6 +63,15 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
     },
     onError: (error) => void notify('error', error.message),
   });
+  const changeVisibility = useMutation({
+    mutationFn: (visibility: ItemVisibility) => updateItem(itemId!, { visibility }),
+    onSuccess: async (item) => {
+      await refreshAfterItemChange(queryClient, item.id);
+      void notify('success', `Now: ${itemVisibilityLabels[item.visibility].toLowerCase()}`);
+    },
+    onError: (error) => void notify('error', error.message),
+  });
+  const visibilityId = useId();
   const onCopy = async () => {
     try {
       await navigator.clipboard.writeText(getItemPageUrl(itemId!, details.type));
@@ -112,6 +122,34 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
           )}
         </p>
         {upload.reason && <p className="text-sm text-red-300">{upload.reason}</p>}
+        {/* Who sees it (docs/uploads.md, "Visibility"): changed here by whoever may edit it. */}
+        {hasItem && upload.visibility && canEdit && (
+          <div className="flex flex-wrap items-center gap-2 text-xs text-gray-300">
+            <label htmlFor={visibilityId}>
+              Who can see it<span className="sr-only"> ({details.title})</span>
+            </label>
+            <select
+              id={visibilityId}
+              value={changeVisibility.variables ?? upload.visibility}
+              aria-disabled={changeVisibility.isPending}
+              onChange={(event) => {
+                if (!changeVisibility.isPending) {
+                  changeVisibility.mutate(event.target.value as ItemVisibility);
+                }
+              }}
+              className="rounded-lg border border-white/15 bg-gray-950 px-2 py-1 text-xs text-white focus-visible:outline-2 focus-visible:outline-violet-400"
+            >
+              {itemVisibilitySchema.options.map((option) => (
+                <option key={option} value={option}>
+                  {itemVisibilityLabels[option]}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {hasItem && upload.visibility && !canEdit && !isSomeoneElses && (
+          <p className="text-xs text-gray-300">{itemVisibilityLabels[upload.visibility]}</p>
+        )}
         {isSomeoneElses && (
           <p className="text-sm text-gray-300">
             This file was already in Sticky as someone else’s item: it is theirs to edit or delete.
