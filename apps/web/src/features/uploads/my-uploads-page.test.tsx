@@ -115,6 +115,15 @@ describe('My uploads', () => {
     await waitFor(() =>
       expect(rowOf('Mine ready').getByRole('combobox')).toHaveDisplayValue('Only you'),
     );
+    // A private item has no page to open or share, for its owner either.
+    await waitFor(() =>
+      expect(
+        rowOf('Mine ready').queryByRole('link', { name: 'Mine ready' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(
+      rowOf('Mine ready').queryByRole('button', { name: 'Copy link of Mine ready' }),
+    ).not.toBeInTheDocument();
     // Someone else’s item is theirs to change.
     expect(rowOf('Their dance').queryByRole('combobox')).not.toBeInTheDocument();
   });

@@ -41,6 +41,9 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   const titleId = useId();
   const { itemId, details } = upload;
   const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
+  // A private item has no page to share: its id is 404 on every API, for its owner too
+  // (docs/uploads.md, "Visibility"); it is managed from here.
+  const hasPage = hasItem && upload.state === 'ready' && upload.visibility !== 'private';
   // An upload's item may not be the person's: a file already in Sticky (someone else's, or
   // imported) answers with that item. Admins may edit any; anyone else asks the item
   // (`GET /api/items/:id`) what they may do, and is offered only that.
@@ -94,7 +97,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          {hasItem && upload.state === 'ready' ? (
+          {hasPage ? (
             <Link
               id={titleId}
               to={getItemPagePath(itemId!, details.type)}
@@ -164,7 +167,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
               Edit<span className="sr-only"> {details.title}</span>
             </button>
           )}
-          {upload.state === 'ready' && (
+          {hasPage && (
             <button type="button" className={smallButton} onClick={() => void onCopy()}>
               <Link2 className="size-3.5" aria-hidden="true" />
               Copy link<span className="sr-only"> of {details.title}</span>
