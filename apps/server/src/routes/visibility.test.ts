@@ -5,6 +5,7 @@ import type {
   OwnedItemResponse,
 } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
@@ -252,6 +253,32 @@ describe('visibility of an item: public, unlisted, private', () => {
     }
     expect((await patchItem(testApp, owner, id, { visibility: 'private' })).statusCode).toBe(200);
     for (const url of pages) expect((await getAs(stranger, url)).body, url).not.toContain(id);
+  });
+
+  it('takes it out of another instance’s kept pages too, once that instance hears of it', async () => {
+    // A second server on the same database, as behind a load balancer (docs/scaling.md).
+    const other = await buildApp({
+      config: testApp.config,
+      database: testApp.database,
+      media: testApp.media,
+      sessionSecret: testApp.config.sessionSecret!,
+    });
+    try {
+      const id = await uploadItem(testApp, owner, `Elsewhere ${word} kept`);
+      const pages = [`/v1/gifs/trending?limit=50`, `/v1/gifs/search?q=${word}&limit=50`];
+      const read = async (url: string) =>
+        (await other.inject({ url, headers: { cookie: stranger.cookie! } })).body;
+      for (const url of pages) {
+        await expect.poll(() => read(url)).toContain(id);
+        expect(await read(url)).toContain(id);
+      }
+      expect((await patchItem(testApp, owner, id, { visibility: 'unlisted' })).statusCode).toBe(
+        200,
+      );
+      for (const url of pages) await expect.poll(() => read(url)).not.toContain(id);
+    } finally {
+      await other.close();
+    }
   });
 
   it('does not name another person’s unlisted item to whoever uploads the same bytes', async () => {
