@@ -17,6 +17,21 @@ export type UploadItemType = z.infer<typeof uploadItemTypeSchema>;
 export const itemRatingSchema = z.enum(['g', 'pg', 'pg-13', 'r']);
 export type ItemRating = z.infer<typeof itemRatingSchema>;
 
+/**
+ * Who sees an item (docs/uploads.md, "Visibility"): `public` is listed and searched for everyone
+ * signed in; `unlisted` is opened only by its link (page, media, its own id); `private` only by
+ * its owner and admins.
+ */
+export const itemVisibilitySchema = z.enum(['public', 'unlisted', 'private']);
+export type ItemVisibility = z.infer<typeof itemVisibilitySchema>;
+
+/** Each visibility in words that say who will see it, as /upload, /uploads and /settings show it. */
+export const itemVisibilityLabels = {
+  public: 'Everyone on this Sticky can find it',
+  unlisted: 'Only people you give the link to',
+  private: 'Only you',
+} as const satisfies Record<ItemVisibility, string>;
+
 const titleSchema = z
   .string()
   .trim()
@@ -77,6 +92,8 @@ export const uploadFieldsSchema = z.object({
   category: categorySchema.optional(),
   rating: itemRatingSchema.optional(),
   source: sourceUrlSchema.optional(),
+  /** Missing: the token's default when sent with one, else the instance's (UPLOAD_VISIBILITY). */
+  visibility: itemVisibilitySchema.optional(),
 });
 export type UploadFields = z.infer<typeof uploadFieldsSchema>;
 
@@ -143,6 +160,8 @@ export const uploadSchema = z.object({
   /** Its first frame, for people who asked for reduced motion; null before. */
   previewStillUrl: z.string().nullable(),
   details: itemDetailsSchema,
+  /** Null until the upload is an item. */
+  visibility: itemVisibilitySchema.nullable(),
   /** Only in admin lists. */
   uploader: uploaderSchema.nullable(),
 });
@@ -187,6 +206,8 @@ export const uploadLimitsResponseSchema = z.object({
   megapixelsPerDay: z.number().int(),
   megapixelsUsedToday: z.number().int(),
   mediaTypes: z.array(z.enum(uploadMediaTypes)),
+  /** What an upload that names none gets here (UPLOAD_VISIBILITY): the page's first choice. */
+  visibility: itemVisibilitySchema,
 });
 export type UploadLimitsResponse = z.infer<typeof uploadLimitsResponseSchema>;
 
@@ -202,6 +223,7 @@ export type OwnedItemParams = z.infer<typeof ownedItemParamsSchema>;
 export const ownedItemSchema = z.object({
   id: z.string(),
   details: itemDetailsSchema,
+  visibility: itemVisibilitySchema,
   isHidden: z.boolean(),
   /** Null for imported and starter items. */
   owner: uploaderSchema.nullable(),
@@ -227,6 +249,7 @@ export const updateItemRequestSchema = z
     category: categorySchema.nullable(),
     rating: itemRatingSchema,
     sourceUrl: sourceUrlSchema,
+    visibility: itemVisibilitySchema,
     isHidden: z.boolean(),
   })
   .partial()
@@ -252,6 +275,8 @@ export const tokenLifetimeDays = { default: 90, max: 365 } as const;
 export const apiTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** What an upload through it gets when it names no visibility. */
+  visibility: itemVisibilitySchema,
   createdAt: z.iso.datetime({ offset: true }),
   lastUsedAt: z.iso.datetime({ offset: true }).nullable(),
   scopes: z.array(tokenScopeSchema),
@@ -279,6 +304,8 @@ export const createTokenRequestSchema = z.object({
     .min(1, 'A token lives at least one day.')
     .max(tokenLifetimeDays.max, `A token lives at most ${tokenLifetimeDays.max} days.`)
     .default(tokenLifetimeDays.default),
+  /** Its uploads' default visibility; `unlisted` unless chosen (docs/uploads.md, "Visibility"). */
+  visibility: itemVisibilitySchema.default('unlisted'),
 });
 export type CreateTokenRequest = z.infer<typeof createTokenRequestSchema>;
 

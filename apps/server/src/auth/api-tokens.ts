@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiToken, CreateTokenRequest, SessionUser, TokenScope } from '@sticky/contracts';
+import type {
+  ApiToken,
+  CreateTokenRequest,
+  ItemVisibility,
+  SessionUser,
+  TokenScope,
+} from '@sticky/contracts';
 import { tokenScopeSchema } from '@sticky/contracts';
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.ts';
@@ -27,6 +33,7 @@ function toApiToken(row: typeof apiTokens.$inferSelect): ApiToken {
   return {
     id: row.id,
     name: row.name,
+    visibility: row.visibility,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     scopes: readScopes(row.scopes),
@@ -70,6 +77,7 @@ export async function createApiToken(
       tokenHash: hashToken(secret),
       scopes: readScopes(request.scopes),
       expiresAt: new Date(Date.now() + request.expiresInDays * DAY_MS),
+      visibility: request.visibility,
     })
     .returning();
   return { token: toApiToken(row!), secret };
@@ -106,6 +114,23 @@ export async function deleteUserApiTokens(db: Database, userId: string): Promise
 export interface TokenHolder {
   user: SessionUser;
   scopes: TokenScope[];
+}
+
+/**
+ * The visibility an upload through this token gets when it names none (docs/uploads.md,
+ * "Visibility"); undefined for a secret that is no token.
+ */
+export async function findTokenVisibility(
+  db: Database,
+  secret: string,
+): Promise<ItemVisibility | undefined> {
+  if (!TOKEN_PATTERN.test(secret)) return undefined;
+  const [row] = await db
+    .select({ visibility: apiTokens.visibility })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, hashToken(secret)))
+    .limit(1);
+  return row?.visibility;
 }
 
 /**

@@ -178,6 +178,30 @@ describe('npm run sticky -- import', () => {
     });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^Imported 0, skipped 1 as duplicates, rejected 0/m);
+    // Imports stay public, listed in search and trending (docs/uploads.md, "Visibility").
+    const shown = await database.pool.query('SELECT DISTINCT visibility, is_indexable FROM items');
+    expect(shown.rows).toEqual([{ visibility: 'public', is_indexable: true }]);
+  });
+
+  it('imports unlisted when asked with --visibility, and names a wrong value', async () => {
+    const input = fs.mkdtempSync(path.join(os.tmpdir(), 'sticky-cli-unlisted-'));
+    fs.writeFileSync(path.join(input, 'quiet-one.gif'), await makeGif(77));
+    try {
+      const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, IMPORT_WORKERS: '1' };
+      const wrong = await runCli(['import', input, '--visibility', 'friends'], env);
+      expect(wrong.code).toBe(64);
+      expect(wrong.stderr).toContain(
+        '--visibility must be public, unlisted or private, got "friends"',
+      );
+      const result = await runCli(['import', input, '--visibility', 'unlisted'], env);
+      expect(result.code, result.stderr).toBe(0);
+      const row = await database.pool.query(
+        `SELECT visibility, is_indexable FROM items WHERE title = 'Quiet one'`,
+      );
+      expect(row.rows).toEqual([{ visibility: 'unlisted', is_indexable: false }]);
+    } finally {
+      fs.rmSync(input, { recursive: true, force: true });
+    }
   });
 
   it('imports nothing below the free-space floor, and says why in one line', async () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { itemVisibilitySchema } from '@sticky/contracts';
 import { eq } from 'drizzle-orm';
 import {
   collectImportSources,
@@ -158,6 +159,7 @@ async function run(args: string[]): Promise<number> {
       rating: { type: 'string' },
       category: { type: 'string', multiple: true },
       wait: { type: 'boolean', default: false },
+      visibility: { type: 'string' },
     },
   });
   if (positionals.length === 0) {
@@ -183,6 +185,17 @@ async function run(args: string[]): Promise<number> {
     defaults.rating = values.rating as ItemMetadata['rating'];
   }
   if (values.category) defaults.categories = values.category;
+  // Imports are public unless asked (docs/uploads.md, "Visibility"), whatever UPLOAD_VISIBILITY.
+  if (values.visibility !== undefined) {
+    const visibility = itemVisibilitySchema.safeParse(values.visibility);
+    if (!visibility.success) {
+      throw new CliError(
+        `--visibility must be public, unlisted or private, got ${JSON.stringify(values.visibility)}`,
+        64,
+      );
+    }
+    defaults.visibility = visibility.data;
+  }
 
   let collected;
   try {
@@ -262,7 +275,7 @@ async function run(args: string[]): Promise<number> {
 export const importCommand: CliCommand = {
   summary: 'Import GIFs, WebPs, PNGs and JPEGs (folders use their manifest.json)',
   usage:
-    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]… [--wait]\n' +
+    'npm run sticky -- import <folder or files…> [--type gif|sticker|text] [--rating g|pg|pg-13|r] [--category "Parent/Sub"]… [--visibility public|unlisted|private] [--wait]\n' +
     '  --wait  beside a running server, wait until it has made every size of the imported items',
   run,
 };

@@ -38,6 +38,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('makes uploads public unless UPLOAD_VISIBILITY says otherwise, and names a wrong value', () => {
+    expect(loadConfig({}, '/srv/sticky').uploads.visibility).toBe('public');
+    expect(loadConfig({ UPLOAD_VISIBILITY: 'Unlisted' }, '/srv/sticky').uploads.visibility).toBe(
+      'unlisted',
+    );
+    expect(problemsOf({ UPLOAD_VISIBILITY: 'friends' })).toEqual([
+      'UPLOAD_VISIBILITY must be public, unlisted or private, got "friends"',
+    ]);
+  });
+
   it('takes PORT=0 (a free port the system picks) with the PUBLIC_URL it needs', () => {
     expect(problemsOf({ PORT: '0' })).toEqual([
       'PORT=0 (any free port) needs PUBLIC_URL: the URL people reach the server at',

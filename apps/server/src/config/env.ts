@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { itemVisibilitySchema } from '@sticky/contracts';
+import type { ItemVisibility } from '@sticky/contracts';
 
 /**
  * Every environment variable the server reads. Each one is validated here, at start-up, so
@@ -349,6 +351,21 @@ const envSchema = z
     // (4096² × 64 frames' worth, 1,074 megapixels) do not (docs/uploads.md, "Receiving").
     UPLOAD_MEGAPIXELS_PER_DAY: positiveInt('UPLOAD_MEGAPIXELS_PER_DAY', 10_000),
     UPLOAD_WORKERS: positiveInt('UPLOAD_WORKERS', 2, 64),
+    UPLOAD_VISIBILITY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const visibility = value?.trim().toLowerCase() || 'public';
+        const parsed = itemVisibilitySchema.safeParse(visibility);
+        if (!parsed.success) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `UPLOAD_VISIBILITY must be public, unlisted or private, got ${JSON.stringify(value)}`,
+          });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
     // Media storage (docs/scaling.md, "Media storage").
     STORAGE: z
       .string()
@@ -612,6 +629,8 @@ export interface AppConfig {
     megapixelsPerDay: number;
     /** Upload jobs one process runs at once. */
     workers: number;
+    /** What an upload that names none gets (docs/uploads.md, "Visibility"). */
+    visibility: ItemVisibility;
   };
   admins: {
     /** Lower-cased. */
@@ -736,6 +755,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       itemsPerDay: e.UPLOAD_ITEMS_PER_DAY,
       megapixelsPerDay: e.UPLOAD_MEGAPIXELS_PER_DAY,
       workers: e.UPLOAD_WORKERS,
+      visibility: e.UPLOAD_VISIBILITY,
     },
     admins: {
       emails: e.ADMIN_EMAILS.map((email) => email.toLowerCase()),

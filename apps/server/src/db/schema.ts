@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   date,
   doublePrecision,
@@ -132,6 +133,13 @@ export const items = pgTable(
      */
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     /**
+     * Who sees it (docs/uploads.md, "Visibility"); an unlisted or private item is also not
+     * indexable, so it leaves every list as a hidden one does (migration 0019).
+     */
+    visibility: text('visibility', { enum: ['public', 'unlisted', 'private'] })
+      .notNull()
+      .default('public'),
+    /**
      * Moved by triggers whenever what the item's JSON shows changes: a shown column or a
      * rendition (migration 0015). A kept document made at another version is never sent
      * (docs/catalog.md, "Item documents").
@@ -193,6 +201,7 @@ export const items = pgTable(
     index('items_dynamic_created_idx')
       .on(t.createdAt)
       .where(sql`is_dynamic`),
+    check('items_visibility_check', sql`${t.visibility} IN ('public', 'unlisted', 'private')`),
   ],
 );
 
@@ -557,8 +566,15 @@ export const apiTokens = pgTable(
       .notNull()
       .default(sql`'{upload}'::text[]`),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The visibility of its uploads that name none (docs/uploads.md, "Visibility"). */
+    visibility: text('visibility', { enum: ['public', 'unlisted', 'private'] })
+      .notNull()
+      .default('unlisted'),
   },
-  (t) => [index('api_tokens_user_idx').on(t.userId)],
+  (t) => [
+    index('api_tokens_user_idx').on(t.userId),
+    check('api_tokens_visibility_check', sql`${t.visibility} IN ('public', 'unlisted', 'private')`),
+  ],
 );
 
 /**

@@ -10,9 +10,12 @@ export interface HiddenMediaDeps {
   services: { versions: Pick<VersionWatch, 'read'> };
 }
 
-/** A media file that only hidden items use: who besides admins may still fetch it. */
+/**
+ * A media file that only hidden or private items use: who besides admins may still fetch it
+ * (docs/uploads.md, "Visibility").
+ */
 export interface HiddenFile {
-  /** The owners of the hidden items that use it. */
+  /** The owners of the hidden and private items that use it. */
   ownerIds: readonly string[];
 }
 
@@ -32,17 +35,19 @@ export function canSeeHiddenFile(user: SessionUser | null, file: HiddenFile): bo
 }
 
 /**
- * Every file of a hidden item that no visible item shares, with the hidden items' owners.
- * Hidden items are few; the rest of the catalog is only probed by path (renditions_path_idx).
+ * Every file of a hidden or private item that no item others may open shares (an unlisted
+ * item's files are open to whoever has its link), with those items' owners. Such items are
+ * few; the rest of the catalog is only probed by path (renditions_path_idx).
  */
 async function loadHiddenFiles(database: DatabaseHandle): Promise<ReadonlyMap<string, HiddenFile>> {
   const result = await database.db.execute<{ path: string; owner_ids: string[] }>(sql`
     SELECT r.path, array_remove(array_agg(DISTINCT i.owner_id), NULL) AS owner_ids
     FROM items i JOIN renditions r ON r.item_id = i.id
-    WHERE i.hidden_at IS NOT NULL
+    WHERE (i.hidden_at IS NOT NULL OR i.visibility = 'private')
       AND NOT EXISTS (
         SELECT 1 FROM renditions shared JOIN items visible ON visible.id = shared.item_id
-        WHERE shared.path = r.path AND visible.hidden_at IS NULL)
+        WHERE shared.path = r.path AND visible.hidden_at IS NULL
+          AND visible.visibility <> 'private')
     GROUP BY r.path`);
   return new Map(result.rows.map((row) => [row.path, { ownerIds: row.owner_ids }]));
 }

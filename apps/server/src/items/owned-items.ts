@@ -1,4 +1,4 @@
-import type { OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
+import type { ItemVisibility, OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
 import { eq, sql } from 'drizzle-orm';
 import {
   buildDefaultAltText,
@@ -32,6 +32,7 @@ type OwnedItemRow = ItemDetailsRow & {
   owner_name: string | null;
   owner_email: string | null;
   hidden_at: Date | null;
+  visibility: ItemVisibility;
   is_dynamic: boolean;
   frames: number;
 };
@@ -52,7 +53,7 @@ async function loadOwnedItemRow(
 ): Promise<OwnedItemRow | undefined> {
   const result = await db.execute<OwnedItemRow>(sql`
     SELECT i.id, i.title, i.tags, i.type, i.rating, i.source_url, i.owner_id, i.hidden_at,
-      i.is_dynamic, i.frames, ${categoryNameSql('i')} AS category,
+      i.visibility, i.is_dynamic, i.frames, ${categoryNameSql('i')} AS category,
       owner.name AS owner_name, owner.email AS owner_email
     FROM items i LEFT JOIN users owner ON owner.id = i.owner_id
     WHERE i.id = ${id}`);
@@ -65,6 +66,7 @@ function toOwnedItem(user: SessionUser, row: OwnedItemRow): OwnedItem {
   return {
     id: row.id,
     details: toItemDetails(row),
+    visibility: row.visibility,
     isHidden: row.hidden_at !== null,
     // Who uploaded what is for admins and the owner, never for everyone.
     owner:
@@ -77,6 +79,31 @@ function toOwnedItem(user: SessionUser, row: OwnedItemRow): OwnedItem {
 
 const notFound = () => new AppError('not_found', 'There is no item with this id.');
 
+/**
+ * Whether the item exists for this person: a hidden or private item only for its owner and
+ * admins (docs/uploads.md, "Visibility").
+ */
+function isSeenBy(
+  user: SessionUser,
+  row: { ownerId: string | null; hiddenAt: Date | null; visibility: ItemVisibility },
+): boolean {
+  if (!row.hiddenAt && row.visibility !== 'private') return true;
+  return user.isAdmin || (row.ownerId !== null && row.ownerId === user.id);
+}
+
+/**
+ * An item is listed (in search, trending, related, categories, counts) only while it is public,
+ * not hidden and not a rendering made on demand: every list reads `is_indexable`, so this one
+ * column takes it out of all of them at once (docs/uploads.md, "Visibility").
+ */
+function isListable(row: {
+  hiddenAt: Date | null;
+  visibility: ItemVisibility;
+  isDynamic: boolean;
+}): boolean {
+  return row.hiddenAt === null && row.visibility === 'public' && !row.isDynamic;
+}
+
 /** An item as its owner and admins manage it; a hidden item exists only for them. */
 export async function getOwnedItem(
   deps: OwnedItemsDeps,
@@ -85,7 +112,8 @@ export async function getOwnedItem(
 ): Promise<OwnedItem> {
   const row = await loadOwnedItemRow(deps.database.db, id);
   if (!row) throw notFound();
-  if (row.hidden_at && !user.isAdmin && row.owner_id !== user.id) throw notFound();
+  const seen = { ownerId: row.owner_id, hiddenAt: row.hidden_at, visibility: row.visibility };
+  if (!isSeenBy(user, seen)) throw notFound();
   return toOwnedItem(user, row);
 }
 
@@ -110,6 +138,7 @@ export async function updateOwnedItem(
         .select({
           ownerId: items.ownerId,
           hiddenAt: items.hiddenAt,
+          visibility: items.visibility,
           title: items.title,
           type: items.type,
           altText: items.altText,
@@ -119,7 +148,7 @@ export async function updateOwnedItem(
         .from(items)
         .where(eq(items.id, id))
         .for('update');
-      if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+      if (!row || !isSeenBy(user, row)) throw notFound();
       const rights = rightsOf(user, { owner_id: row.ownerId });
       if (!rights.canEdit) {
         throw new AppError(
@@ -152,9 +181,7 @@ export async function updateOwnedItem(
       }
       if (changes.sourceUrl !== undefined) set.sourceUrl = changes.sourceUrl;
       if (changes.isHidden !== undefined) {
-        // Hidden leaves every list at once: search, trending and related read indexable items.
         set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
-        set.isIndexable = changes.isHidden ? false : !row.isDynamic;
         if (changes.isHidden !== (row.hiddenAt !== null)) {
           // Its bytes cannot come back as a new upload; unhiding leaves them blocked until an
           // admin unblocks them (docs/security.md, "Moderation").
@@ -165,6 +192,15 @@ export async function updateOwnedItem(
             detail: row.title,
           });
         }
+      }
+      if (changes.visibility !== undefined) set.visibility = changes.visibility;
+      if (changes.isHidden !== undefined || changes.visibility !== undefined) {
+        // Hidden, unlisted and private leave every list at once: they all read indexable items.
+        set.isIndexable = isListable({
+          hiddenAt: set.hiddenAt === undefined ? row.hiddenAt : set.hiddenAt,
+          visibility: set.visibility ?? row.visibility,
+          isDynamic: row.isDynamic,
+        });
       }
       if (Object.keys(set).length > 0) await tx.update(items).set(set).where(eq(items.id, id));
       if (changes.category !== undefined) {
@@ -202,11 +238,16 @@ export async function deleteOwnedItem(
     deps.database,
     async ({ tx }) => {
       const [row] = await tx
-        .select({ ownerId: items.ownerId, hiddenAt: items.hiddenAt, title: items.title })
+        .select({
+          ownerId: items.ownerId,
+          hiddenAt: items.hiddenAt,
+          title: items.title,
+          visibility: items.visibility,
+        })
         .from(items)
         .where(eq(items.id, id))
         .for('update');
-      if (!row || (row.hiddenAt && !user.isAdmin && row.ownerId !== user.id)) throw notFound();
+      if (!row || !isSeenBy(user, row)) throw notFound();
       if (!rightsOf(user, { owner_id: row.ownerId }).canDelete) {
         throw new AppError(
           'forbidden',

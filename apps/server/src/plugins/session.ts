@@ -78,7 +78,7 @@ function checkTokenScope(request: FastifyRequest, options: SessionUserOptions): 
  * The secret of `Authorization: Bearer <secret>`, if the request has one. Other schemes are not
  * ours to judge: a proxy in front may guard the whole site with Basic auth and pass it on.
  */
-function readBearer(request: FastifyRequest): string | undefined {
+export function readBearer(request: FastifyRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   return match?.[1];
 }

@@ -37,7 +37,7 @@ const mediaFile = (description: string) => ({
 const mediaSchema = {
   summary: 'A media file of the catalog',
   description:
-    'Public and immutable: the name is the SHA-256 of the content. Ranges, ETag and a year of caching. A file only hidden items use is 404 but to admins and its owners (`private, no-store`).',
+    'Public and immutable: the name is the SHA-256 of the content. Ranges, ETag and a year of caching. A file only hidden or private items use is 404 but to admins and its owners (`private, no-store`).',
   params: z.object({
     '*': z
       .string()
@@ -51,7 +51,7 @@ const mediaSchema = {
   },
 };
 
-/** What a file only hidden items use is answered with, to those who may see it. */
+/** What a file only hidden or private items use is answered with, to those who may see it. */
 const privateHeaders: Record<string, string> = {
   'cache-control': 'private, no-store',
   'cross-origin-resource-policy': 'same-site',
@@ -61,7 +61,7 @@ const privateHeaders: Record<string, string> = {
  * `/media/ab/cd/<sha256>.<ext>`: the catalog's files, public. Only names that imports create
  * are served (so no traversal, encoded slash, dotfile or staging file can be reached), each
  * with the type its extension names, an ETag, range support and a year of immutable caching:
- * a name's content never changes. A file only hidden items use is 404 but to admins and the
+ * a name's content never changes. A file only hidden or private items use is 404 but to admins and the
  * items' owners, and never cached (docs/uploads.md, "Editing, hiding, deleting").
  */
 export const mediaRoutes: FastifyPluginAsync = async (app) => {

@@ -5,7 +5,7 @@ import { oembedResponseSchema } from '@sticky/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { items } from '../db/schema.ts';
-import { createTestApp } from '../test-support/app.ts';
+import { createTestApp, readChangedVersions } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { signInAs } from '../test-support/sign-in.ts';
@@ -144,6 +144,39 @@ describe('links that unfurl', () => {
     expect(meta.get('og:title')).toBe('Waving hand');
     expect(meta.get('og:image')).toMatch(/\/media\//);
     expect(meta.get('og:video')).toBeUndefined();
+  });
+
+  it('unfurls an unlisted item (its link is what its owner shares) and never a private one', async () => {
+    const [unlistedId, privateId] = (await insertCatalogItems(testApp.database, [
+      { title: 'Shared by link' },
+      { title: 'Kept to myself' },
+    ])) as [string, string];
+    // docs/uploads.md, "Visibility": neither is indexable.
+    await testApp.database.db
+      .update(items)
+      .set({ visibility: 'unlisted', isIndexable: false })
+      .where(eq(items.id, unlistedId));
+    await testApp.database.db
+      .update(items)
+      .set({ visibility: 'private', isIndexable: false })
+      .where(eq(items.id, privateId));
+    await readChangedVersions(testApp);
+    const unlisted = await testApp.app.inject({
+      url: pagePath('gif', unlistedId),
+      headers: crawlers.slack,
+    });
+    expect(readMeta(unlisted.body).get('og:title')).toBe('Shared by link');
+    expect(readMeta(unlisted.body).get('og:image')).toMatch(/\/media\//);
+    const hidden = await testApp.app.inject({
+      url: pagePath('gif', privateId),
+      headers: crawlers.slack,
+    });
+    expect(hidden.body).not.toContain('og:image');
+    expect(hidden.body).not.toContain('Kept to myself');
+    const oembed = await testApp.app.inject({
+      url: `/oembed?url=${encodeURIComponent(`${publicUrl}${pagePath('gif', privateId)}`)}`,
+    });
+    expect(oembed.statusCode).toBe(404);
   });
 
   it('previews nothing for an unknown, hidden or mistyped item, and answers oEmbed only for its own item pages', async () => {

@@ -278,6 +278,7 @@ describe('POST /api/uploads', () => {
       maxFileBytes: 1024 * 1024,
       maxFilesPerRequest: 20,
       mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
+      visibility: 'public',
     });
     expect(limits.itemsUsedToday).toBe(await countRows(testApp, 'uploads'));
   });

@@ -11,7 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { ensureNotBannedFromUploads } from '../moderation/upload-bans.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
-import { requireSignedIn, signedInUser } from '../plugins/session.ts';
+import { readBearer, requireSignedIn, signedInUser } from '../plugins/session.ts';
+import { findTokenVisibility } from '../auth/api-tokens.ts';
 import { ensureFreeSpace } from '../storage/free-space.ts';
 import { receiveMultipart } from '../uploads/receive-files.ts';
 import { refuseOverDeclaredSize } from '../uploads/upload-quota.ts';
@@ -143,7 +144,11 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         throw describeMultipartError(error, limits.maxFilesPerRequest);
       }
       try {
-        const response = await acceptUploads(app.deps, user, received);
+        const bearer = request.authMethod === 'token' ? readBearer(request) : undefined;
+        const tokenVisibility = bearer
+          ? await findTokenVisibility(app.deps.database.db, bearer)
+          : undefined;
+        const response = await acceptUploads(app.deps, user, received, tokenVisibility);
         return reply.code(202).send(response);
       } finally {
         await received.discard();

@@ -50,8 +50,10 @@ export async function insertPersonWithCredentials(
     [hashToken(session), userId],
   );
   const secret = `sticky_${randomBytes(32).toString('base64url')}`;
+  // Its uploads are public, so they are listed and searched as these tests expect (a token's
+  // default is unlisted otherwise: docs/uploads.md, "Visibility").
   await pool.query(
-    `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'test', $3)`,
+    `INSERT INTO api_tokens (id, user_id, name, token_hash, visibility) VALUES ($1, $2, 'test', $3, 'public')`,
     [randomUUID(), userId, hashToken(secret)],
   );
   return {

@@ -10,6 +10,7 @@ import {
 } from '@sticky/contracts';
 import type {
   CreateUploadsResponse,
+  ItemVisibility,
   ListUploadsQuery,
   ListUploadsResponse,
   UploadItemType,
@@ -70,6 +71,8 @@ interface UploadMetadata {
   category?: string;
   rating?: Rating;
   source?: string;
+  /** Decided when the upload is accepted (docs/uploads.md, "Visibility"); older rows: public. */
+  visibility?: ItemVisibility;
 }
 
 interface UploadJob {
@@ -103,8 +106,9 @@ export function parseUploadFields(fields: Record<string, string>): UploadMetadat
       .filter(Boolean),
   );
   if (!tags.success) throw new AppError('bad_request', `tags: ${firstMessage(tags.error)}`);
-  const { title, type, category, rating, source } = parsed.data;
+  const { title, type, category, rating, source, visibility } = parsed.data;
   return {
+    ...(visibility ? { visibility } : {}),
     tags: tags.data,
     ...(title ? { title } : {}),
     ...(type ? { type } : {}),
@@ -151,6 +155,7 @@ export async function getUploadLimits(
     megapixelsPerDay: limits.megapixelsPerDay,
     megapixelsUsedToday: Math.ceil(megapixelsUsed),
     mediaTypes: [...uploadMediaTypes],
+    visibility: limits.visibility,
   };
 }
 
@@ -205,10 +210,17 @@ interface FileDecision {
  */
 export async function acceptUploads(
   deps: UploadsDeps,
-  user: { id: string },
+  user: { id: string; isAdmin?: boolean },
   received: ReceivedRequest,
+  /** The visibility of uploads that name none: the API token's, when sent with one. */
+  defaultVisibility?: ItemVisibility,
 ): Promise<CreateUploadsResponse> {
-  const metadata = parseUploadFields(received.fields);
+  const sent = parseUploadFields(received.fields);
+  // docs/uploads.md, "Visibility": the field, else the token's default, else UPLOAD_VISIBILITY.
+  const metadata: UploadMetadata = {
+    ...sent,
+    visibility: sent.visibility ?? defaultVisibility ?? deps.config.uploads.visibility,
+  };
   if (received.files.length === 0) {
     throw new AppError('bad_request', 'Attach at least one file, as a `file` part of the form.');
   }
@@ -266,10 +278,35 @@ export async function acceptUploads(
         continue;
       }
       const [existing] = await tx
-        .select({ id: items.id, hiddenAt: items.hiddenAt, type: items.type, slug: items.slug })
+        .select({
+          id: items.id,
+          hiddenAt: items.hiddenAt,
+          type: items.type,
+          slug: items.slug,
+          ownerId: items.ownerId,
+          visibility: items.visibility,
+        })
         .from(items)
         .where(eq(items.sha256, sha256))
         .limit(1);
+      // Someone else's unlisted or private item is not named to whoever holds the same bytes:
+      // its link is for those its owner gives it to (docs/uploads.md, "Visibility").
+      if (
+        existing &&
+        existing.visibility !== 'public' &&
+        existing.ownerId !== user.id &&
+        !user.isAdmin
+      ) {
+        decided.push({
+          fileName: file.fileName,
+          cause: 'empty',
+          receipt: refusal(
+            file.fileName,
+            `${file.fileName}: this file is already on this Sticky, shared only by the person who uploaded it. Ask them for its link.`,
+          ),
+        });
+        continue;
+      }
       if (existing) {
         decided.push({
           fileName: file.fileName,
@@ -444,6 +481,7 @@ export async function processUpload(
       ? { categories: [sent.category] }
       : {}),
     ...(row.userId ? { ownerId: row.userId } : {}),
+    visibility: sent.visibility ?? 'public',
   };
   const importDeps: ImportDeps = {
     config: deps.config,
@@ -544,6 +582,7 @@ type UploadListRow = ItemDetailsRow & {
   created_at: Date | string;
   metadata: UploadMetadata;
   hidden_at: Date | null;
+  visibility: ItemVisibility | null;
   has_item: boolean;
   preview_path: string | null;
   preview_still_path: string | null;
@@ -594,7 +633,7 @@ export async function listUploads(
   }
   const result = await deps.database.db.execute<UploadListRow>(sql`
     SELECT u.id, u.created_at::text AS cursor_at, u.item_id, u.state, u.reason, u.file_name, u.bytes, u.created_at, u.metadata,
-      i.id IS NOT NULL AS has_item, i.hidden_at, i.title, i.tags, i.type, i.rating, i.source_url,
+      i.id IS NOT NULL AS has_item, i.hidden_at, i.visibility, i.title, i.tags, i.type, i.rating, i.source_url,
       ${categoryNameSql('i')} AS category, ${previewPathSql('i', 'fixed_width')} AS preview_path,
       ${previewPathSql('i', 'fixed_width_still')} AS preview_still_path,
       person.id AS uploader_id, person.name AS uploader_name, person.email AS uploader_email
@@ -619,6 +658,7 @@ export async function listUploads(
         fileName: row.file_name,
         bytes: Number(row.bytes),
         createdAt: createdAt.toISOString(),
+        visibility: row.visibility ?? sent.visibility ?? null,
         previewUrl: row.preview_path ? mediaUrl(deps.config, row.preview_path) : null,
         previewStillUrl: row.preview_still_path
           ? mediaUrl(deps.config, row.preview_still_path)

@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
+import type { ItemVisibility } from '@sticky/contracts';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
@@ -65,6 +66,11 @@ export interface ItemMetadata {
   isTypeFromTransparency?: boolean;
   /** The person who uploaded it (docs/uploads.md); none for imported and starter items. */
   ownerId?: string;
+  /**
+   * Who sees it (docs/uploads.md, "Visibility"); public unless given. An unlisted or private
+   * item is never indexable, so it is in no list.
+   */
+  visibility?: ItemVisibility;
   /** Animated-text renderings made on demand: isDynamic true, isIndexable false. */
   isDynamic?: boolean;
   isIndexable?: boolean;
@@ -308,7 +314,9 @@ export async function importMedia(
         ownerId: metadata.ownerId ?? null,
         originalFormat: info.format,
         isDynamic: metadata.isDynamic ?? false,
-        isIndexable: metadata.isIndexable ?? true,
+        visibility: metadata.visibility ?? 'public',
+        isIndexable:
+          (metadata.isIndexable ?? true) && (metadata.visibility ?? 'public') === 'public',
         license: metadata.license ?? '',
         attribution: metadata.attribution ?? '',
         trendScore: metadata.trendScore ?? 0,

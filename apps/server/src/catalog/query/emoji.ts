@@ -53,7 +53,8 @@ export async function listEmojiVariationIds(
 ): Promise<string[] | undefined> {
   const found = await deps.database.db.execute<{ tags: string[] }>(sql`
     SELECT tags FROM items
-    WHERE id = ${itemId} AND type = 'sticker' AND tags @> ARRAY['emoji'] AND hidden_at IS NULL`);
+    WHERE id = ${itemId} AND type = 'sticker' AND tags @> ARRAY['emoji'] AND hidden_at IS NULL
+      AND visibility <> 'private'`);
   const tags = found.rows[0]?.tags;
   const emoji = tags?.find((tag) => pictographic.test(tag));
   if (!emoji) return undefined;

@@ -190,7 +190,7 @@ export async function readItemDocuments(
     JOIN items i ON i.id = d.item_id
     LEFT JOIN creators c ON c.id = i.creator_id
     WHERE d.item_id = ANY(${sql.param(ids)}::text[]) AND d.format = ${format}
-      AND i.hidden_at IS NULL AND d.item_version = i.document_version
+      AND i.hidden_at IS NULL AND i.visibility <> 'private' AND d.item_version = i.document_version
       AND d.creator_version = coalesce(c.document_version, 0)`,
   );
   const byId = new Map<string, string>();

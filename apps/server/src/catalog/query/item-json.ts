@@ -92,7 +92,7 @@ const keptItemsSql = `
   SELECT k.id FROM unnest(ARRAY['gif', 'sticker', 'text']) AS t(type)
   CROSS JOIN LATERAL (
     SELECT id FROM items
-    WHERE type = t.type AND hidden_at IS NULL AND NOT is_dynamic
+    WHERE type = t.type AND hidden_at IS NULL AND visibility <> 'private' AND NOT is_dynamic
     ORDER BY trend_score DESC, id LIMIT $1
   ) k`;
 

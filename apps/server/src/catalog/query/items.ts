@@ -1,6 +1,6 @@
 import type { Rating } from '@sticky/contracts';
 import { ratingsUpTo } from '@sticky/contracts';
-import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -73,8 +73,9 @@ export function listableItemsSql(
 }
 
 /**
- * Rows for these ids, in the order given; unknown and hidden ids are left out (a hidden item is
- * gone for everyone but its owner and admins, who manage it through /api/items).
+ * Rows for these ids, in the order given; unknown, hidden and private ids are left out (such an
+ * item is gone for everyone but its owner and admins, who manage it through /api/items). An
+ * unlisted item is answered: its id is its link (docs/uploads.md, "Visibility").
  */
 export async function loadItemsByIds(
   deps: CatalogDeps,
@@ -84,7 +85,9 @@ export async function loadItemsByIds(
   const rows = await deps.database.db
     .select(catalogItemColumns)
     .from(items)
-    .where(and(inArray(items.id, [...ids]), isNull(items.hiddenAt)));
+    .where(
+      and(inArray(items.id, [...ids]), isNull(items.hiddenAt), ne(items.visibility, 'private')),
+    );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -125,7 +125,8 @@ export async function readSourceLists(
     WITH source AS (
       SELECT ARRAY(SELECT DISTINCT t FROM unnest(tags) t) AS tags,
         tsvector_to_array(to_tsvector('sticky_english', title)) AS words
-      FROM items WHERE id = ${itemId}
+      -- A hidden or private item has no related page: its id is 404 (docs/uploads.md, "Visibility").
+      FROM items WHERE id = ${itemId} AND hidden_at IS NULL AND visibility <> 'private'
     ), source_keys AS (
       SELECT 't:' || t AS key FROM source, unnest(source.tags) t
       UNION ALL SELECT 'w:' || w FROM source, unnest(source.words) w

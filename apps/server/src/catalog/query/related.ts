@@ -115,7 +115,8 @@ async function rankRelated(
     : (
         await db.execute<{ tags: string[]; words: string[] }>(sql`
           SELECT tags, tsvector_to_array(to_tsvector('sticky_english', title)) AS words
-          FROM items WHERE id = ${options.itemId}`)
+          FROM items WHERE id = ${options.itemId} AND hidden_at IS NULL
+            AND visibility <> 'private'`)
       ).rows[0];
   if (!source) throw new AppError('not_found', `No item with gif_id ${options.itemId}`);
   const tags = [...new Set(source.tags)];

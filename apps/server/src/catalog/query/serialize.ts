@@ -419,7 +419,8 @@ export async function readItemsWithCreators(
       ${giphyDateTimeSql('i.updated_at')} AS "updatedAt",
       ${giphyDateTimeSql('i.trending_at')} AS "trendingAt", ${creatorColumns}
     FROM items i LEFT JOIN creators c ON c.id = i.creator_id
-    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL`,
+    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL
+      AND i.visibility <> 'private'`,
   );
   return result.rows.map((row) => ({
     item: row,

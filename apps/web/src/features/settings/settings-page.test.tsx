@@ -23,6 +23,7 @@ describe('Settings: API tokens', () => {
       {
         id: 't1',
         name: 'Old laptop',
+        visibility: 'unlisted',
         createdAt: '2025-01-02T10:00:00.000Z',
         lastUsedAt: null,
         scopes: ['upload', 'items'],
@@ -31,6 +32,7 @@ describe('Settings: API tokens', () => {
       {
         id: 't2',
         name: 'CI job',
+        visibility: 'public',
         createdAt: '2025-01-03T10:00:00.000Z',
         lastUsedAt: '2025-01-05T10:00:00.000Z',
         scopes: ['read'],
@@ -44,6 +46,7 @@ describe('Settings: API tokens', () => {
         const token = {
           id: 't3',
           name: request.name,
+          visibility: request.visibility,
           createdAt: '2025-01-04T10:00:00.000Z',
           lastUsedAt: null,
           scopes: request.scopes,
@@ -105,6 +108,43 @@ describe('Settings: API tokens', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByText(secret)).not.toBeInTheDocument();
     expect(codeOf('Upload with curl')).toContain('Bearer <your token>');
+  });
+
+  it('makes a token whose uploads are unlisted unless the person picks otherwise', async () => {
+    await renderSettings();
+    const user = userEvent.setup();
+    const group = screen.getByRole('group', {
+      name: 'Who can see what is uploaded with this token',
+    });
+    expect(
+      within(group).getByRole('radio', { name: 'Only people you give the link to' }),
+    ).toBeChecked();
+    await user.type(screen.getByLabelText('Token name'), 'ShareX');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    await screen.findByRole('heading', { name: 'Your new token' });
+    await user.click(within(group).getByRole('radio', { name: 'Only you' }));
+    await user.type(screen.getByLabelText('Token name'), 'Diary');
+    await user.click(screen.getByRole('button', { name: 'Create token' }));
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
+        { name: 'ShareX', visibility: 'unlisted' },
+        { name: 'Diary', visibility: 'private' },
+      ]),
+    );
+    // Each token says what its uploads get.
+    const list = screen.getByRole('list', { name: 'Your API tokens' });
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual([
+        expect.stringMatching(/^Diary\s*Only you/),
+        expect.stringMatching(/^ShareX\s*Only people you give the link to/),
+        expect.stringMatching(/^Old laptop\s*Only people you give the link to/),
+        expect.stringMatching(/^CI job\s*Everyone on this Sticky can find it/),
+      ]),
+    );
   });
 
   it('revokes a token only after the person confirms, and it leaves the list', async () => {

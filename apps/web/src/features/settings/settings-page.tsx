@@ -1,11 +1,12 @@
-import type { ApiToken, TokenScope } from '@sticky/contracts';
-import { tokenLifetimeDays } from '@sticky/contracts';
+import { itemVisibilityLabels, tokenLifetimeDays } from '@sticky/contracts';
+import type { ApiToken, ItemVisibility, TokenScope } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Modal } from '@/components/modal.tsx';
+import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { useAuth } from '@/features/auth';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
@@ -220,13 +221,16 @@ export function SettingsPage() {
   const [formError, setFormError] = useState<{ field: 'name' | 'scopes'; text: string } | null>(
     null,
   );
+  // A token's uploads are unlisted unless the person picks otherwise (docs/uploads.md,
+  // "Visibility"): a screenshot tool should not publish to everyone by default.
+  const [visibility, setVisibility] = useState<ItemVisibility>('unlisted');
   const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const nameId = useId();
   const expiryId = useId();
   const formErrorId = useId();
   const create = useMutation({
-    mutationFn: () => createToken({ name, scopes, expiresInDays }),
+    mutationFn: () => createToken({ name, scopes, expiresInDays, visibility }),
     onSuccess: async (response) => {
       setMade({ id: response.token.id, secret: response.secret });
       setName('');
@@ -261,7 +265,14 @@ export function SettingsPage() {
           <code>Authorization: Bearer</code>, but only in the ways you choose, and until it expires.
           Revoke it when you no longer use it.
         </p>
-        <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-2">
+        <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-x-2 gap-y-4">
+          <div className="w-full">
+            <VisibilityChoice
+              legend="Who can see what is uploaded with this token"
+              value={visibility}
+              onChange={setVisibility}
+            />
+          </div>
           <div className="flex min-w-56 flex-1 flex-col gap-1">
             <label htmlFor={nameId} className="text-sm font-medium text-gray-200">
               Token name
@@ -334,7 +345,8 @@ export function SettingsPage() {
                 <div className="flex min-w-0 flex-col">
                   <span className="truncate font-semibold text-white">{token.name}</span>
                   <span className="text-xs text-gray-400">
-                    Created {new Date(token.createdAt).toLocaleDateString()} ·{' '}
+                    {itemVisibilityLabels[token.visibility]} · Created{' '}
+                    {new Date(token.createdAt).toLocaleDateString()} ·{' '}
                     {token.lastUsedAt
                       ? `last used ${new Date(token.lastUsedAt).toLocaleString()}`
                       : 'never used'}{' '}

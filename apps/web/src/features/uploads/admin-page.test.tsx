@@ -139,6 +139,7 @@ describe('Admin', () => {
         const item: OwnedItem = {
           id,
           details: upload.details,
+          visibility: 'public',
           isHidden,
           owner: upload.uploader,
           canEdit: true,

@@ -11,6 +11,7 @@ function ownedItem(upload: Upload, change: Partial<OwnedItem> = {}): OwnedItem {
   return {
     id: upload.itemId!,
     details: upload.details,
+    visibility: upload.visibility ?? 'public',
     isHidden: upload.state === 'hidden',
     owner: { id: testUser.id, name: testUser.name, email: testUser.email },
     canEdit: true,
@@ -49,6 +50,16 @@ describe('My uploads', () => {
       'GET /api/categories': () => json({ success: true, categories: [] }),
       'GET /api/items/': ({ url }) =>
         json({ success: true, item: items.get(url.split('/').pop()!) }),
+      'PATCH /api/items/': ({ url, body }) => {
+        const id = url.split('/').pop()!;
+        const { visibility } = body as { visibility: Upload['visibility'] };
+        uploads = uploads.map((upload) =>
+          upload.itemId === id ? { ...upload, visibility } : upload,
+        );
+        const item = { ...items.get(id)!, visibility: visibility! };
+        items.set(id, item);
+        return json({ success: true, item });
+      },
       'DELETE /api/items/': ({ url }) => {
         const id = url.split('/').pop()!;
         // Deleting an item takes its uploads with it.
@@ -86,6 +97,36 @@ describe('My uploads', () => {
     expect(deletes().map((call) => call.url)).toEqual(['/api/items/i1']);
     expect(screen.getByText('Item deleted')).toBeInTheDocument();
     expect(list().getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('shows who can see each of the person’s items and lets them change it', async () => {
+    await openMyUploads();
+    const user = userEvent.setup();
+    const choice = await rowOf('Mine ready').findByRole('combobox', {
+      name: 'Who can see it (Mine ready)',
+    });
+    expect(choice).toHaveDisplayValue('Everyone on this Sticky can find it');
+    await user.selectOptions(choice, 'Only you');
+    await waitFor(() =>
+      expect(api.calls.filter((call) => call.method === 'PATCH')).toEqual([
+        expect.objectContaining({ url: '/api/items/i1', body: { visibility: 'private' } }),
+      ]),
+    );
+    expect(await screen.findByText('Now: only you')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(rowOf('Mine ready').getByRole('combobox')).toHaveDisplayValue('Only you'),
+    );
+    // A private item has no page to open or share, for its owner either.
+    await waitFor(() =>
+      expect(
+        rowOf('Mine ready').queryByRole('link', { name: 'Mine ready' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(
+      rowOf('Mine ready').queryByRole('button', { name: 'Copy link of Mine ready' }),
+    ).not.toBeInTheDocument();
+    // Someone else’s item is theirs to change.
+    expect(rowOf('Their dance').queryByRole('combobox')).not.toBeInTheDocument();
   });
 
   it('copies the link of the item page', async () => {

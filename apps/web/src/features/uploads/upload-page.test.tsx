@@ -21,6 +21,7 @@ const limits: UploadLimitsResponse = {
   megapixelsUsedToday: 0,
   banReason: null,
   mediaTypes: ['image/gif', 'image/webp', 'image/png', 'image/jpeg'],
+  visibility: 'public',
 };
 
 const gif = (name: string) => new File(['GIF89a'], name, { type: 'image/gif' });
@@ -36,6 +37,7 @@ function ownedItem(id: string, change: Partial<OwnedItem> = {}): OwnedItem {
       rating: 'g',
       sourceUrl: '',
     },
+    visibility: 'public',
     isHidden: false,
     owner: { id: testUser.id, name: testUser.name, email: testUser.email },
     canEdit: true,
@@ -57,6 +59,7 @@ function uploadRow(id: string, change: Partial<Upload>): Upload {
     previewUrl: null,
     previewStillUrl: null,
     details: { title: 'File', tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
+    visibility: null,
     uploader: null,
     ...change,
   };
@@ -182,6 +185,36 @@ describe('Upload page', () => {
     expect(row('solid.png').getByLabelText('Type')).toHaveValue('gif');
     await user.selectOptions(row('clear.png').getByLabelText('Type'), 'GIF');
     expect(row('clear.png').getByLabelText('Type')).toHaveValue('gif');
+  });
+
+  it('asks once for the batch who may see it, by keyboard, and sends that choice with every file', async () => {
+    const { pending } = stubUploadRequests();
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [gif('one.gif'), gif('two.gif')]);
+    const group = screen.getByRole('group', { name: 'Who can see these files' });
+    const options = within(group).getAllByRole('radio');
+    expect(options.map((option) => option.closest('label')?.textContent)).toEqual([
+      'Everyone on this Sticky can find it',
+      'Only people you give the link to',
+      'Only you',
+    ]);
+    // The server's default comes first chosen.
+    expect(
+      within(group).getByRole('radio', { name: 'Everyone on this Sticky can find it' }),
+    ).toBeChecked();
+    // Keyboard only: Tab into the group, an arrow key moves the choice.
+    within(group).getByRole('radio', { name: 'Everyone on this Sticky can find it' }).focus();
+    await user.keyboard('{ArrowDown}');
+    expect(
+      within(group).getByRole('radio', { name: 'Only people you give the link to' }),
+    ).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Upload 2 files' }));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    expect(pending.map((request) => request.form.get('visibility'))).toEqual([
+      'unlisted',
+      'unlisted',
+    ]);
   });
 
   it('applies one row’s category and rating to every file', async () => {

@@ -1,11 +1,12 @@
 import { titleFromFileName, uploadMediaTypes } from '@sticky/contracts';
-import type { UploadLimitsResponse } from '@sticky/contracts';
+import type { ItemVisibility, UploadLimitsResponse } from '@sticky/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, ImagePlus, Upload as UploadIcon, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { recentUploadsQueryOptions } from './api/recent-uploads.ts';
@@ -169,6 +170,11 @@ export function UploadPage() {
   const queryClient = useQueryClient();
   const limits = useQuery(uploadLimitsQueryOptions());
   const [drafts, setDrafts] = useState<Draft[]>([]);
+  // Chosen once for the files sent together; the server's default until the person picks.
+  const [chosenVisibility, setChosenVisibility] = useState<ItemVisibility | null>(null);
+  const visibility = chosenVisibility ?? limits.data?.visibility ?? 'public';
+  const visibilityRef = useRef(visibility);
+  visibilityRef.current = visibility;
   const draftsRef = useRef(drafts);
   draftsRef.current = drafts;
   const inputId = useId();
@@ -262,7 +268,8 @@ export function UploadPage() {
   const sendOne = async (draft: Draft) => {
     update(draft.key, { status: 'sending', sentBytes: 0 });
     try {
-      const receipt = await sendUpload(draft.file, draft.values, {
+      const values = { ...draft.values, visibility: visibilityRef.current };
+      const receipt = await sendUpload(draft.file, values, {
         onProgress: (sentBytes, totalBytes) => update(draft.key, { sentBytes, totalBytes }),
       });
       update(draft.key, {
@@ -407,6 +414,16 @@ export function UploadPage() {
               />
             ))}
           </ul>
+          {waiting.length > 0 && (
+            <div className="rounded-2xl border border-white/10 bg-white/5 p-4">
+              <VisibilityChoice
+                legend="Who can see these files"
+                value={visibility}
+                onChange={setChosenVisibility}
+                isDisabled={isSending}
+              />
+            </div>
+          )}
           <div className="sticky bottom-4 flex justify-end">
             <button
               type="button"

@@ -1,5 +1,5 @@
 import { createUploadsResponseSchema } from '@sticky/contracts';
-import type { UploadItemType, UploadReceipt, ItemRating } from '@sticky/contracts';
+import type { ItemRating, ItemVisibility, UploadItemType, UploadReceipt } from '@sticky/contracts';
 import { ApiClientError } from '@/lib/api-client.ts';
 
 export interface UploadFieldValues {
@@ -9,6 +9,8 @@ export interface UploadFieldValues {
   category: string;
   rating: ItemRating;
   source: string;
+  /** Chosen for the whole batch on /upload; unset, the server's default applies. */
+  visibility?: ItemVisibility;
 }
 
 export interface SendUploadOptions {
@@ -25,6 +27,7 @@ function toFormData(file: File, fields: UploadFieldValues): FormData {
   if (fields.category.trim()) form.set('category', fields.category.trim());
   form.set('rating', fields.rating);
   if (fields.source.trim()) form.set('source', fields.source.trim());
+  if (fields.visibility) form.set('visibility', fields.visibility);
   form.append('file', file, file.name);
   return form;
 }

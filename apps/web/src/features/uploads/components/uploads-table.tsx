@@ -1,4 +1,5 @@
-import type { Upload, Uploader, UploadState } from '@sticky/contracts';
+import { itemVisibilityLabels, itemVisibilitySchema } from '@sticky/contracts';
+import type { ItemVisibility, Upload, Uploader, UploadState } from '@sticky/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -55,6 +56,9 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   const titleId = useId();
   const { itemId, details } = upload;
   const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
+  // A private item has no page to share: its id is 404 on every API, for its owner too
+  // (docs/uploads.md, "Visibility"); it is managed from here.
+  const hasPage = hasItem && upload.state === 'ready' && upload.visibility !== 'private';
   // An upload's item may not be the person's: a file already in Sticky (someone else's, or
   // imported) answers with that item. Admins may edit any; anyone else asks the item
   // (`GET /api/items/:id`) what they may do, and is offered only that.
@@ -78,6 +82,15 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
     },
     onError: (error) => void notify('error', error.message),
   });
+  const changeVisibility = useMutation({
+    mutationFn: (visibility: ItemVisibility) => updateItem(itemId!, { visibility }),
+    onSuccess: async (item) => {
+      await refreshAfterItemChange(queryClient, item.id);
+      void notify('success', `Now: ${itemVisibilityLabels[item.visibility].toLowerCase()}`);
+    },
+    onError: (error) => void notify('error', error.message),
+  });
+  const visibilityId = useId();
   const onCopy = async () => {
     try {
       await navigator.clipboard.writeText(getItemPageUrl(itemId!, details.type));
@@ -100,7 +113,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex flex-wrap items-center gap-2">
-          {hasItem && upload.state === 'ready' ? (
+          {hasPage ? (
             <Link
               id={titleId}
               to={getItemPagePath(itemId!, details.type)}
@@ -131,6 +144,34 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
           <BanUploaderAction person={upload.uploader} />
         )}
         {upload.reason && <p className="text-sm text-red-300">{upload.reason}</p>}
+        {/* Who sees it (docs/uploads.md, "Visibility"): changed here by whoever may edit it. */}
+        {hasItem && upload.visibility && canEdit && (
+          <div className="flex flex-wrap items-center gap-2 text-xs text-gray-300">
+            <label htmlFor={visibilityId}>
+              Who can see it<span className="sr-only"> ({details.title})</span>
+            </label>
+            <select
+              id={visibilityId}
+              value={changeVisibility.variables ?? upload.visibility}
+              aria-disabled={changeVisibility.isPending}
+              onChange={(event) => {
+                if (!changeVisibility.isPending) {
+                  changeVisibility.mutate(event.target.value as ItemVisibility);
+                }
+              }}
+              className="rounded-lg border border-white/15 bg-gray-950 px-2 py-1 text-xs text-white focus-visible:outline-2 focus-visible:outline-violet-400"
+            >
+              {itemVisibilitySchema.options.map((option) => (
+                <option key={option} value={option}>
+                  {itemVisibilityLabels[option]}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {hasItem && upload.visibility && !canEdit && !isSomeoneElses && (
+          <p className="text-xs text-gray-300">{itemVisibilityLabels[upload.visibility]}</p>
+        )}
         {isSomeoneElses && (
           <p className="text-sm text-gray-300">
             This file was already in Sticky as someone else’s item: it is theirs to edit or delete.
@@ -145,7 +186,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
               Edit<span className="sr-only"> {details.title}</span>
             </button>
           )}
-          {upload.state === 'ready' && (
+          {hasPage && (
             <button type="button" className={smallButton} onClick={() => void onCopy()}>
               <Link2 className="size-3.5" aria-hidden="true" />
               Copy link<span className="sr-only"> of {details.title}</span>

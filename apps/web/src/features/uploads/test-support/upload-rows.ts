@@ -14,6 +14,7 @@ export function makeUploadRow(id: string, change: Partial<Upload> & { title: str
     previewUrl: null,
     previewStillUrl: null,
     details: { title, tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
+    visibility: 'public',
     uploader: null,
     ...rest,
   };
