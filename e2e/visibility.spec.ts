@@ -29,7 +29,7 @@ const title = `${word[0]!.toUpperCase()}${word.slice(1)} secret`;
 test.describe('visibility', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
-  test('upload as unlisted, copy the link, open it as another person; made private, their link is 404', async ({
+  test('upload as unlisted, copy the link, open it as another person; made private, their link is 404 while its owner still opens it', async ({
     page,
     browser,
     baseURL,
@@ -126,5 +126,17 @@ test.describe('visibility', () => {
     );
     expect(media.status()).toBe(404);
     expect(media.headers()['cache-control']).toBe('no-store');
+
+    // Its owner still opens its page from My uploads, told that only they see it; there is no
+    // link to share. Opened by the other person after them, it is still 404.
+    await expect(mine.getByRole('button', { name: `Copy link of ${title}` })).toHaveCount(0);
+    await mine.getByRole('link', { name: title }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page.getByText('Only you can see this')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Related Gifs' })).toHaveCount(0);
+    const askedBefore = itemAnswers.length;
+    await otherPage.reload();
+    await expect.poll(() => itemAnswers.slice(askedBefore).at(-1), { timeout: 20_000 }).toBe(404);
+    await expect(otherPage.getByRole('heading', { level: 1, name: title })).toHaveCount(0);
   });
 });

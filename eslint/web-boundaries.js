@@ -22,7 +22,7 @@ export const featureDependencies = {
   credits: [],
   favorites: ['auth', 'content'],
   home: ['content'],
-  item: ['content', 'favorites', 'uploads'],
+  item: ['auth', 'content', 'favorites', 'uploads'],
   landing: ['auth'],
   navigation: ['auth', 'content'],
   search: ['content'],

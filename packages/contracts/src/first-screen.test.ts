@@ -112,6 +112,7 @@ describe('first-screen checkers agree with the zod contract', () => {
     const item = {
       id: 'abc',
       details,
+      visibility: 'public',
       isHidden: false,
       owner: null,
       canEdit: true,
@@ -121,6 +122,15 @@ describe('first-screen checkers agree with the zod contract', () => {
     const answers: unknown[] = [
       { success: true, item },
       { success: true, item: { ...item, canEdit: false, canDelete: false } },
+      {
+        success: true,
+        item: {
+          ...item,
+          visibility: 'private',
+          isHidden: true,
+          owner: { id: 'u1', name: 'Ada', email: 'ada@example.com' },
+        },
+      },
       { success: true, item: { ...item, canHide: 'no' } },
       { success: true, item: { ...item, canEdit: undefined } },
       { success: false, item },
@@ -131,10 +141,10 @@ describe('first-screen checkers agree with the zod contract', () => {
       const expected = ownedItemResponseSchema.safeParse(answer);
       const actual = itemRightsFirstScreenSchema.safeParse(answer);
       if (expected.success) {
-        const { canEdit, canDelete, canHide } = expected.data.item;
+        const { canEdit, canDelete, canHide, visibility, isHidden, owner } = expected.data.item;
         expect(actual, JSON.stringify(answer)).toEqual({
           success: true,
-          data: { canEdit, canDelete, canHide },
+          data: { canEdit, canDelete, canHide, visibility, isHidden, ownerId: owner?.id ?? null },
         });
       } else {
         const rights = (answer as { item?: Record<string, unknown> } | null)?.item;

@@ -6,7 +6,7 @@ import type {
   MergeFavoritesResponse,
 } from './favorites.ts';
 import { favoriteIdPattern } from './item-id.ts';
-import type { OwnedItem } from './uploads.ts';
+import type { ItemVisibility, OwnedItem } from './uploads.ts';
 
 /**
  * Checkers for the answers the web app's first screens wait for (`GET /api/auth/me`,
@@ -116,8 +116,23 @@ export const favoriteWriteResponseFirstScreenSchema: FirstScreenSchema<FavoriteW
   },
 };
 
-/** What the signed-in person may do with an item: the item page's question to `GET /api/items/{id}`. */
-export type ItemRights = Pick<OwnedItem, 'canEdit' | 'canDelete' | 'canHide'>;
+/**
+ * What the signed-in person may do with an item, and who else sees it: the item page's
+ * question to `GET /api/items/{id}`.
+ */
+export type ItemRights = Pick<
+  OwnedItem,
+  'canEdit' | 'canDelete' | 'canHide' | 'visibility' | 'isHidden'
+> & {
+  /** The owner's user id, answered to the owner and admins only; null otherwise. */
+  ownerId: string | null;
+};
+
+const itemVisibilities: readonly ItemVisibility[] = ['public', 'unlisted', 'private'];
+
+function readVisibility(value: unknown): ItemVisibility {
+  return itemVisibilities.find((visibility) => visibility === value) ?? 'public';
+}
 
 /**
  * The rights in an answer of `GET /api/items/{id}` (ownedItemResponseSchema), read without zod:
@@ -133,7 +148,20 @@ export const itemRightsFirstScreenSchema: FirstScreenSchema<ItemRights> = {
       return fail('item: rights expected');
     }
     if (typeof canHide !== 'boolean') return fail('item.canHide: expected a boolean');
-    return { success: true, data: { canEdit, canDelete, canHide } };
+    // Who sees it only words a note on the page: rights are all an answer must have.
+    const { visibility, isHidden, owner } = item;
+    const ownerId = isRecord(owner) && typeof owner.id === 'string' ? owner.id : null;
+    return {
+      success: true,
+      data: {
+        canEdit,
+        canDelete,
+        canHide,
+        visibility: readVisibility(visibility),
+        isHidden: isHidden === true,
+        ownerId,
+      },
+    };
   },
 };
 

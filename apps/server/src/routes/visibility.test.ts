@@ -243,6 +243,43 @@ describe('visibility of an item: public, unlisted, private', () => {
     expect((await testApp.app.inject({ url: `/media/${files[0]}` })).statusCode).toBe(200);
   });
 
+  it('opens a private or hidden item by id for its owner and admins alone, uncached, and 404 to others after them', async () => {
+    const made = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { ...owner, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: `Reader ${word}`, scopes: ['read'] }),
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const ownerToken = { authorization: `Bearer ${(made.json() as CreateTokenResponse).secret}` };
+    const privateId = await uploadItem(testApp, owner, `Own ${word} private`, {
+      visibility: 'private',
+    });
+    const hiddenId = await uploadItem(testApp, owner, `Own ${word} hidden`);
+    expect((await patchItem(testApp, admin, hiddenId, { isHidden: true })).statusCode).toBe(200);
+
+    for (const id of [privateId, hiddenId]) {
+      const url = `/v1/gifs/${id}`;
+      for (const headers of [{ cookie: owner.cookie! }, ownerToken, { cookie: admin.cookie! }]) {
+        const response = await testApp.app.inject({ url, headers });
+        expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+        expect(response.json().data.id).toBe(id);
+        expect(response.headers['cache-control']).toBe('private, no-store');
+      }
+      // Asked by someone else right after, twice: nothing the owner got was kept for them.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const response = await getAs(stranger, url);
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body, url).not.toContain('"images"');
+      }
+      expect((await getAs(stranger, `/v1/gifs?ids=${id}`)).body).not.toContain(`"${id}"`);
+    }
+    // An id nobody has is 404 to its would-be owner and to admins alike.
+    for (const auth of [owner, admin]) {
+      expect((await getAs(auth, '/v1/gifs/nosuchitem0000')).statusCode).toBe(404);
+    }
+  });
+
   it('takes an item made private out of kept trending and search pages at once', async () => {
     const id = await uploadItem(testApp, owner, `Kept ${word} page`);
     const pages = [`/v1/gifs/trending?limit=50`, `/v1/gifs/search?q=${word}&limit=50`];

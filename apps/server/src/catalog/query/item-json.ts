@@ -8,6 +8,7 @@ import type { ItemDocumentSource } from './item-documents.ts';
 import type { CatalogDeps } from './items.ts';
 import type { QueryDeps, SerializedItems } from './query-caches.ts';
 import { groupByItem, readItemsWithCreators, readRenditions, serializeItem } from './serialize.ts';
+import type { ItemViewer } from './serialize.ts';
 
 export type { SerializedItems } from './query-caches.ts';
 
@@ -21,9 +22,13 @@ interface MadeItem extends ItemDocumentSource {
  * These items' JSON made from their rows: the items with their creators and the renditions
  * read at once (one round trip, not two). Unknown, hidden and half-made items are left out.
  */
-async function makeItemsJson(deps: CatalogDeps, ids: readonly string[]): Promise<MadeItem[]> {
+async function makeItemsJson(
+  deps: CatalogDeps,
+  ids: readonly string[],
+  viewer?: ItemViewer,
+): Promise<MadeItem[]> {
   const [rows, renditionRows] = await Promise.all([
-    readItemsWithCreators(deps, ids),
+    readItemsWithCreators(deps, ids, viewer),
     readRenditions(deps, ids),
   ]);
   const renditionsByItem = groupByItem(renditionRows);
@@ -85,6 +90,20 @@ export async function serializeItemsJson(
   }
   const parts = ids.flatMap((id) => jsonById.get(id) ?? []);
   return { json: `[${parts.join(',')}]`, count: parts.length };
+}
+
+/**
+ * One item as `viewer` may see it, made from its rows, for a by-id read the shared path found
+ * nothing for: a hidden or private item of theirs (any, for an admin). Never kept in memory or
+ * as a document, so no answer to anyone else can carry it (docs/uploads.md, "Visibility").
+ */
+export async function serializeWithheldItemJson(
+  deps: CatalogDeps,
+  id: string,
+  viewer: ItemViewer,
+): Promise<SerializedItems> {
+  const [made] = await makeItemsJson(deps, [id], viewer);
+  return made ? { json: `[${made.json}]`, count: 1 } : { json: '[]', count: 0 };
 }
 
 /** The most popular ITEM_DOCUMENTS_PER_TYPE items of each type that may be shown (kept). */

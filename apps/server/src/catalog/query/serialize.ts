@@ -398,13 +398,29 @@ export interface ItemWithCreator {
   creatorVersion: number;
 }
 
+/** A signed-in person asking for an item by id (docs/uploads.md, "Visibility"). */
+export interface ItemViewer {
+  userId: string;
+  isAdmin: boolean;
+}
+
 /**
- * These items (unknown and hidden ids left out, as loadItemsByIds does) with their creators,
- * in one statement.
+ * Which items a by-id read answers: without a viewer, those anyone may open (hidden and private
+ * left out, as loadItemsByIds does); with one, also those withheld from everyone else that the
+ * viewer owns, or any for an admin (docs/uploads.md, "Visibility").
  */
+function byIdVisibilitySql(viewer: ItemViewer | undefined) {
+  const isOpen = sql`i.hidden_at IS NULL AND i.visibility <> 'private'`;
+  if (!viewer) return isOpen;
+  if (viewer.isAdmin) return sql`TRUE`;
+  return sql`(${isOpen} OR i.owner_id = ${viewer.userId})`;
+}
+
+/** These items (unknown ids left out, and those `viewer` may not open) with their creators. */
 export async function readItemsWithCreators(
   deps: CatalogDeps,
   ids: readonly string[],
+  viewer?: ItemViewer,
 ): Promise<ItemWithCreator[]> {
   const result = await executePrepared<
     SerializableItemRow & CreatorColumns & { itemVersion: number; creatorVersion: number }
@@ -419,8 +435,7 @@ export async function readItemsWithCreators(
       ${giphyDateTimeSql('i.updated_at')} AS "updatedAt",
       ${giphyDateTimeSql('i.trending_at')} AS "trendingAt", ${creatorColumns}
     FROM items i LEFT JOIN creators c ON c.id = i.creator_id
-    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND i.hidden_at IS NULL
-      AND i.visibility <> 'private'`,
+    WHERE i.id = ANY(${sql.param(ids)}::text[]) AND ${byIdVisibilitySql(viewer)}`,
   );
   return result.rows.map((row) => ({
     item: row,

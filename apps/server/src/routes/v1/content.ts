@@ -19,7 +19,7 @@ import { suggestTags } from '../../catalog/query/autocomplete.ts';
 import { pickRandomItem } from '../../catalog/query/random.ts';
 import { listRelatedItemIds } from '../../catalog/query/related.ts';
 import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
-import { serializeItemsJson } from '../../catalog/query/item-json.ts';
+import { serializeItemsJson, serializeWithheldItemJson } from '../../catalog/query/item-json.ts';
 import { serializeItems } from '../../catalog/query/serialize.ts';
 import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
@@ -279,8 +279,16 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id } = request.params;
       const data = await serializeItemsJson(deps, [id]);
-      if (data.count === 0) throw new AppError('not_found', `No item with id ${id}`);
-      return sendJson(reply, singleEnvelopeJson(data));
+      if (data.count > 0) return sendJson(reply, singleEnvelopeJson(data));
+      // The shared path skips hidden and private items; their owner and admins still open
+      // their page, read once more for them alone, never kept (docs/uploads.md, "Visibility").
+      const { user } = request;
+      const own = user
+        ? await serializeWithheldItemJson(deps, id, { userId: user.id, isAdmin: user.isAdmin })
+        : undefined;
+      if (!own?.count) throw new AppError('not_found', `No item with id ${id}`);
+      reply.header('cache-control', 'private, no-store');
+      return sendJson(reply, singleEnvelopeJson(own));
     },
   );
 

@@ -40,7 +40,7 @@ describe('ItemPage', () => {
   let api: ReturnType<typeof stubApi>;
   let item: ContentItem;
   let favoriteIds: string[];
-  let rights: { canEdit: boolean; canDelete: boolean; canHide: boolean };
+  let rights: Record<string, unknown>;
 
   beforeEach(() => {
     rights = { canEdit: false, canDelete: false, canHide: false };
@@ -68,6 +68,7 @@ describe('ItemPage', () => {
               rating: 'g',
               sourceUrl: '',
             },
+            visibility: 'public',
             isHidden: false,
             owner: null,
             ...rights,
@@ -241,6 +242,41 @@ describe('ItemPage', () => {
     });
     await openItem();
     expect(screen.getByText('No source available')).toBeInTheDocument();
+  });
+
+  it('tells the owner of a private item that only they can see it, and lists no related', async () => {
+    const owner = { id: testUser.id, name: testUser.name, email: testUser.email };
+    rights = { canEdit: true, canDelete: true, canHide: false, visibility: 'private', owner };
+    await openItem();
+    expect(await screen.findByText('Only you can see this')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Related Gifs' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Hidden by an admin/)).not.toBeInTheDocument();
+    cleanup();
+
+    // An admin opening someone else's hidden item is told so.
+    rights = {
+      canEdit: true,
+      canDelete: true,
+      canHide: true,
+      visibility: 'public',
+      isHidden: true,
+      owner: { id: 'someone', name: 'Someone', email: 'someone@example.com' },
+    };
+    await openItem();
+    expect(
+      await screen.findByText('Hidden by an admin: only its owner and admins can see this'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Only you can see this')).not.toBeInTheDocument();
+    cleanup();
+
+    // A public item says nothing of the kind, and lists its related.
+    rights = { canEdit: true, canDelete: true, canHide: false, visibility: 'public', owner };
+    await openItem();
+    await waitFor(() =>
+      expect(api.calls.some((call) => call.url === `/api/items/${item.id}`)).toBe(true),
+    );
+    expect(await screen.findByRole('list', { name: 'Related Gifs' })).toBeInTheDocument();
+    expect(screen.queryByText('Only you can see this')).not.toBeInTheDocument();
   });
 
   it('shows Related Gifs from 15 fetched, skipping the first', async () => {

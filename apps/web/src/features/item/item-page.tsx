@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Flag } from 'lucide-react';
+import type { ItemRights } from '@sticky/contracts/first-screen';
+import { EyeOff, Flag, Lock } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import {
@@ -14,6 +15,7 @@ import {
   relatedQueryOptions,
 } from '@/features/content';
 import type { ContentItem } from '@/features/content';
+import { useAuth } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { itemRightsQueryOptions } from './api/item-rights.ts';
 import { CreatorInfo } from './creator-info.tsx';
@@ -59,6 +61,32 @@ function ReportAction({ itemId }: { itemId: string }) {
   );
 }
 
+/**
+ * Says who sees an item withheld from everyone else: only its owner and admins open a private
+ * or hidden item's page (docs/uploads.md, "Visibility").
+ */
+function WithheldNote({ rights }: { rights: ItemRights }) {
+  const { user } = useAuth();
+  const isOwn = rights.ownerId !== null && rights.ownerId === user?.id;
+  const noteClass = 'flex items-center gap-2 text-sm text-amber-200';
+  return (
+    <>
+      {rights.visibility === 'private' && (
+        <p className={noteClass}>
+          <Lock aria-hidden="true" className="size-4" />
+          {isOwn ? 'Only you can see this' : 'Private: only its owner and admins can see this'}
+        </p>
+      )}
+      {rights.isHidden && (
+        <p className={noteClass}>
+          <EyeOff aria-hidden="true" className="size-4" />
+          Hidden by an admin: only its owner and admins can see this
+        </p>
+      )}
+    </>
+  );
+}
+
 function RelatedItems({ item }: { item: ContentItem }) {
   return (
     <section aria-labelledby="related-heading" className="flex flex-col gap-3">
@@ -82,6 +110,8 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
   // Every visitor asks what they may do (a few bytes); only those who may get the code for it.
   const { data: rights } = useQuery({ ...itemRightsQueryOptions(id), enabled: Boolean(item) });
   const canManage = Boolean(rights && (rights.canEdit || rights.canDelete || rights.canHide));
+  // A private or hidden item is in no list, related included (docs/uploads.md, "Visibility").
+  const isWithheld = rights?.visibility === 'private' || rights?.isHidden === true;
   useDocumentTitle(item ? item.title || 'Untitled' : undefined);
 
   useEffect(() => {
@@ -99,6 +129,7 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
         </aside>
         <div className="flex min-w-0 flex-col gap-3">
           <h1 className="text-2xl font-extrabold break-words">{item.title || 'Untitled'}</h1>
+          {rights && <WithheldNote rights={rights} />}
           <div className="flex flex-col gap-3 md:flex-row md:items-start">
             <div className="min-w-0 flex-1">
               <ItemMedia item={item} />
@@ -115,7 +146,7 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
           </div>
         </div>
       </div>
-      <RelatedItems key={String(item.id)} item={item} />
+      {!isWithheld && <RelatedItems key={String(item.id)} item={item} />}
     </div>
   );
 }

@@ -116,15 +116,17 @@ describe('My uploads', () => {
     await waitFor(() =>
       expect(rowOf('Mine ready').getByRole('combobox')).toHaveDisplayValue('Only you'),
     );
-    // A private item has no page to open or share, for its owner either.
+    // A private item's page still opens for its owner, but has no link to share: it is 404
+    // for anyone it would be sent to.
     await waitFor(() =>
       expect(
-        rowOf('Mine ready').queryByRole('link', { name: 'Mine ready' }),
+        rowOf('Mine ready').queryByRole('button', { name: 'Copy link of Mine ready' }),
       ).not.toBeInTheDocument(),
     );
-    expect(
-      rowOf('Mine ready').queryByRole('button', { name: 'Copy link of Mine ready' }),
-    ).not.toBeInTheDocument();
+    expect(rowOf('Mine ready').getByRole('link', { name: 'Mine ready' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/gif\/.*i1$/),
+    );
     // Someone else’s item is theirs to change.
     expect(rowOf('Their dance').queryByRole('combobox')).not.toBeInTheDocument();
   });

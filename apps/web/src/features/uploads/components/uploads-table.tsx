@@ -56,9 +56,10 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
   const titleId = useId();
   const { itemId, details } = upload;
   const hasItem = itemId !== null && (upload.state === 'ready' || upload.state === 'hidden');
-  // A private item has no page to share: its id is 404 on every API, for its owner too
-  // (docs/uploads.md, "Visibility"); it is managed from here.
-  const hasPage = hasItem && upload.state === 'ready' && upload.visibility !== 'private';
+  // A private item's page opens for its owner and admins only: linked here, but no link to
+  // share, since it is 404 for anyone it would be sent to (docs/uploads.md, "Visibility").
+  const hasPage = hasItem && upload.state === 'ready';
+  const canShare = hasPage && upload.visibility !== 'private';
   // An upload's item may not be the person's: a file already in Sticky (someone else's, or
   // imported) answers with that item. Admins may edit any; anyone else asks the item
   // (`GET /api/items/:id`) what they may do, and is offered only that.
@@ -186,7 +187,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
               Edit<span className="sr-only"> {details.title}</span>
             </button>
           )}
-          {hasPage && (
+          {canShare && (
             <button type="button" className={smallButton} onClick={() => void onCopy()}>
               <Link2 className="size-3.5" aria-hidden="true" />
               Copy link<span className="sr-only"> of {details.title}</span>
