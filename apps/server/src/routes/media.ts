@@ -149,8 +149,8 @@ export const mediaRoutes: FastifyPluginAsync = async (app) => {
       const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
       const { catalog } = await app.deps.services.versions.read();
       if (catalog !== undefined && misses.get(key) === catalog) return answerMiss(request);
-      const sent = await sendStoredMedia(store, request, reply);
-      if (sent !== undefined) return sent;
+      // A reply is thenable (it settles when sent): awaiting it yields nothing, hence a boolean.
+      if (await sendStoredMedia(store, request, reply)) return reply;
       if (catalog !== undefined) misses.set(key, catalog);
       return answerMiss(request);
     });
@@ -206,19 +206,24 @@ function parseRange(
 /**
  * A file from the bucket (STORAGE=s3), answered as the local files are: the type its extension
  * names, a year of immutable caching, ranges, and an ETag that is its name (its content's
- * SHA-256), so a revalidation is a 304 without touching the bucket. Undefined when the bucket
- * has no such file.
+ * SHA-256), so a revalidation is a 304 without touching the bucket. False when the bucket has
+ * no such file (nothing sent), true once the answer is sent.
  */
-async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply: FastifyReply) {
+async function sendStoredMedia(
+  store: MediaStore,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
   const key = request.url.split('?')[0]!.replace(/^\/media\//, '');
   const etag = `"${contentHashOf(key)}"`;
   reply.headers({ ...immutableHeaders(key), etag });
   if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
-    return reply.code(304).send();
+    reply.code(304).send();
+    return true;
   }
   const range = parseRange(request.headers.range);
   const object = await store.open(key, range ?? undefined);
-  if (!object) return undefined;
+  if (!object) return false;
   if (range && !object.range) {
     object.body.destroy();
     reply.header('content-range', `bytes */${object.size}`);
@@ -231,5 +236,6 @@ async function sendStoredMedia(store: MediaStore, request: FastifyRequest, reply
   } else {
     reply.header('content-length', object.size);
   }
-  return reply.send(object.body);
+  reply.send(object.body);
+  return true;
 }

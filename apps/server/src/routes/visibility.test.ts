@@ -7,6 +7,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createTestApp } from '../test-support/app.ts';
+import { insertCategory } from '../test-support/catalog-fixtures.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { signInAs } from '../test-support/sign-in.ts';
 import {
@@ -71,6 +72,8 @@ describe('visibility of an item: public, unlisted, private', () => {
       testApp,
       (await signInAs(testApp, { email: 'admin@example.com' })).cookie,
     );
+    // Uploaders choose from the categories admins made (docs/security.md, "Moderation").
+    await insertCategory(testApp.database, { name: `Shots ${word}` });
   });
   afterAll(async () => {
     await testApp?.close();

@@ -127,8 +127,8 @@ describe('Settings: API tokens', () => {
     await user.click(screen.getByRole('button', { name: 'Create token' }));
     await waitFor(() =>
       expect(api.calls.filter((call) => call.method === 'POST').map((call) => call.body)).toEqual([
-        { name: 'ShareX', visibility: 'unlisted' },
-        { name: 'Diary', visibility: 'private' },
+        { name: 'ShareX', scopes: ['upload'], expiresInDays: 90, visibility: 'unlisted' },
+        { name: 'Diary', scopes: ['upload'], expiresInDays: 90, visibility: 'private' },
       ]),
     );
     // Each token says what its uploads get.
@@ -202,6 +202,7 @@ describe('Settings: API tokens', () => {
       name: 'Editor',
       scopes: ['read'],
       expiresInDays: 7,
+      visibility: 'unlisted',
     });
     const list = screen.getByRole('list', { name: 'Your API tokens' });
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
