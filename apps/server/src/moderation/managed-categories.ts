@@ -1,8 +1,8 @@
 import type { ManagedCategory } from '@sticky/contracts';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { encodeCategoryName } from '../catalog/category-names.ts';
-import { withTransaction } from '../catalog/import/transaction.ts';
-import type { Transaction } from '../catalog/import/transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
+import type { Transaction } from '../db/transaction.ts';
 import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { categories } from '../db/schema.ts';

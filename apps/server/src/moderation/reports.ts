@@ -8,7 +8,7 @@ import type {
   SessionUser,
 } from '@sticky/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import { withTransaction } from '../catalog/import/transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
 import type { ItemType } from '../catalog/query/items.ts';
 import { itemPageUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';

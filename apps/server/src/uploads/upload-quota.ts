@@ -3,7 +3,7 @@ import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { items, uploads } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
-import type { Transaction } from '../catalog/import/transaction.ts';
+import type { Transaction } from '../db/transaction.ts';
 import { formatSize } from './receive-files.ts';
 
 type Reader = DatabaseHandle['db'] | Transaction;

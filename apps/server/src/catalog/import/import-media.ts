@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
-import { hashContent } from '../media-paths.ts';
+import { hashContent } from '../../storage/media-paths.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   buildDefaultAltText,
@@ -32,8 +32,8 @@ import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import { isAnyHashBlocked } from '../../moderation/block-list.ts';
 import { stripMetadata } from './strip-metadata.ts';
-import { withTransaction } from './transaction.ts';
-import type { Transaction } from './transaction.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import type { Transaction } from '../../db/transaction.ts';
 
 /** A blocked file's rejection: the same neutral words an upload gets (contracts' moderation). */
 const blockedImportReason = "this file can't be uploaded here";

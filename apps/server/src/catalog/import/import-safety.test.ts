@@ -11,7 +11,7 @@ import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
 import { createJobQueue } from '../../jobs/job-queue.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { contentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
+import { contentAddressedPath, MEDIA_TEMP_DIR } from '../../storage/media-paths.ts';
 import { importMedia } from './import-media.ts';
 import type { ItemMetadata } from './import-media.ts';
 import {

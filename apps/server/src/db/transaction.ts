@@ -1,10 +1,17 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { DatabaseHandle } from '../../db/client.ts';
-import * as schema from '../../db/schema.ts';
-import type { SqlExecutor } from '../../jobs/job-queue.ts';
+import type { Db } from 'pg-boss';
+import type { DatabaseHandle } from './client.ts';
+import * as schema from './schema.ts';
 
 export type Transaction = NodePgDatabase<typeof schema>;
+
+/**
+ * Runs SQL for pg-boss: on the pool, or on one transaction's connection so a job is sent with
+ * the rows it is about. It answers what node-postgres answers (an array of results for several
+ * statements in one query, which pg-boss needs whole).
+ */
+export type SqlExecutor = Pick<Db, 'executeSql'>;
 
 /**
  * A transaction on one pooled connection, seen two ways: Drizzle for our rows, and a plain SQL
