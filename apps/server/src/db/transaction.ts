@@ -2,6 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db } from 'pg-boss';
 import type { DatabaseHandle } from './client.ts';
+import { isConflict } from './database-errors.ts';
 import * as schema from './schema.ts';
 
 export type Transaction = NodePgDatabase<typeof schema>;
@@ -41,14 +42,6 @@ export async function withTransaction<T>(
  * whole effect is in the database, so running it again changes nothing else.
  */
 const conflictAttempts = 3;
-const conflictCodes = new Set(['40P01', '40001']);
-
-function isConflict(error: unknown): boolean {
-  const candidates = [error, (error as { cause?: unknown } | undefined)?.cause];
-  return candidates.some((candidate) =>
-    conflictCodes.has((candidate as { code?: string } | undefined)?.code ?? ''),
-  );
-}
 
 async function runTransaction<T>(
   database: DatabaseHandle,

@@ -32,6 +32,7 @@ import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import { isAnyHashBlocked } from '../../moderation/block-list.ts';
 import { stripMetadata } from './strip-metadata.ts';
+import { isUniqueViolation } from '../../db/database-errors.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import type { Transaction } from '../../db/transaction.ts';
 
@@ -191,15 +192,6 @@ async function findItemBySha(database: DatabaseHandle, sha256: string) {
     .where(eq(items.sha256, sha256))
     .limit(1);
   return row;
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidates = [error, (error as { cause?: unknown })?.cause];
-  return candidates.some(
-    (candidate) =>
-      (candidate as { code?: string })?.code === '23505' &&
-      (candidate as { constraint?: string })?.constraint === constraint,
-  );
 }
 
 /**
