@@ -19,7 +19,13 @@ import {
   smallScreenQuery,
   tileRenditions,
 } from '@sticky/contracts';
-import type { ContentFilter, ItemType, RenditionMedia, SessionUser } from '@sticky/contracts';
+import type {
+  ContentFilter,
+  GiphyItem,
+  ItemType,
+  RenditionMedia,
+  SessionUser,
+} from '@sticky/contracts';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import type { SerializedItems } from '../catalog/query/item-json.ts';
@@ -73,11 +79,8 @@ type GiphyImages = Record<
   (RenditionMedia & { url?: string; width?: string; height?: string }) | undefined
 >;
 
-interface GiphyItem {
-  type?: string;
-  is_sticker?: number | boolean;
-  images?: GiphyImages;
-}
+/** What the first page reads of an item our `/v1` serialized (the cached page's JSON). */
+type TileItem = Pick<GiphyItem, 'type' | 'is_sticker' | 'images'>;
 
 /** A trending page as the HTML of `/` carries it: its items cut down to their tiles. */
 interface FirstPage {
@@ -100,7 +103,7 @@ interface FirstPaint {
  * bytes (docs/web.md, "First page"). The item page and every later page ask for whole items.
  */
 function prepareFirstPage(page: TrendingPage): FirstPage {
-  const items = JSON.parse(page.data.json) as GiphyItem[];
+  const items = JSON.parse(page.data.json) as TileItem[];
   const tiles = items.map((item) => {
     const images: GiphyImages = {};
     for (const names of [tileRenditions.animated, tileRenditions.still]) {
@@ -124,7 +127,7 @@ function prepareFirstPage(page: TrendingPage): FirstPage {
  * video tile shows no poster (docs/web.md, "Media"): posters are preloaded on small screens
  * only. The browser's formats are not known here: those of Chromium and Firefox are assumed.
  */
-function listFirstPaints(items: readonly GiphyItem[]): FirstPaint[] {
+function listFirstPaints(items: readonly TileItem[]): FirstPaint[] {
   return selectAboveFoldOnPhones(items, (item) => item.images).flatMap((item) => {
     const rendition = pickRendition(item.images, tileRenditions.animated);
     const still = pickRendition(item.images, tileRenditions.still);

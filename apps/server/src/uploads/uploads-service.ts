@@ -13,6 +13,7 @@ import type {
   ItemVisibility,
   ListUploadsQuery,
   ListUploadsResponse,
+  Rating,
   UploadItemType,
   UploadLimitsResponse,
   UploadReceipt,
@@ -23,7 +24,6 @@ import type { Job } from 'pg-boss';
 import { importMedia } from '../catalog/import/import-media.ts';
 import type { ImportDeps, ItemMetadata } from '../catalog/import/import-media.ts';
 import type { Media } from '../catalog/import/media-services.ts';
-import type { Rating } from '../catalog/import/item-naming.ts';
 import { stripMetadata } from '../catalog/import/strip-metadata.ts';
 import { withTransaction } from '../db/transaction.ts';
 import type { SqlExecutor, Transaction } from '../db/transaction.ts';

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
-import type { ItemVisibility } from '@sticky/contracts';
+import type { ItemVisibility, Rating } from '@sticky/contracts';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
@@ -16,7 +16,6 @@ import {
   normaliseTags,
   ratingRanks,
 } from './item-naming.ts';
-import type { Rating } from './item-naming.ts';
 import {
   createStagingDir,
   lockMediaFilesShared,
