@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   blockedFileReason,
+  formatBytes,
   titleFromFileName,
   uploadFieldsSchema,
   uploadMediaTypes,
@@ -40,7 +41,7 @@ import { AppError } from '../lib/app-error.ts';
 import { isAnyHashBlocked } from '../moderation/block-list.ts';
 import { findCategoryId, unknownCategoryMessage } from '../moderation/managed-categories.ts';
 import { describeUploadBan, findUploadBanReason } from '../moderation/upload-bans.ts';
-import { formatSize, sweepTemporaryFiles } from './receive-files.ts';
+import { sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
 import {
   readDecodedMegapixels,
@@ -181,7 +182,7 @@ function describeQuota(
     return `You have reached today's upload limit of ${itemsPerDay} files. It resets at midnight UTC.`;
   }
   const left = Math.max(0, bytesPerDay - used.bytes);
-  return `${formatSize(fileBytes)} is more than is left of today's upload limit (${formatSize(left)} of ${formatSize(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
+  return `${formatBytes(fileBytes)} is more than is left of today's upload limit (${formatBytes(left)} of ${formatBytes(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
 }
 
 /** Why a file was refused: by the reading, or because its bytes are blocked. */

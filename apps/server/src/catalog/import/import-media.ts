@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
+import { formatBytes } from '@sticky/contracts';
 import type { ItemVisibility, Rating } from '@sticky/contracts';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
@@ -220,10 +221,9 @@ export async function importMedia(
     ? { ...config.importLimits, megapixelAllowance: options.megapixelAllowance }
     : config.importLimits;
   if (input.bytes.length > limits.maxBytes) {
-    const mb = (value: number) => `${(value / (1024 * 1024)).toFixed(1)} MB`;
     return {
       status: 'rejected',
-      reason: `the file is ${mb(input.bytes.length)}, over the limit of ${mb(limits.maxBytes)}`,
+      reason: `the file is ${formatBytes(input.bytes.length)}, over the limit of ${formatBytes(limits.maxBytes)}`,
     };
   }
 

@@ -238,7 +238,7 @@ describe('importMedia', () => {
       await importMedia(deps, { bytes: big, fileName: 'big.gif', metadata: metadata() }),
     ).toEqual({
       status: 'rejected',
-      reason: 'the file is 2.0 MB, over the limit of 2.0 MB',
+      reason: 'the file is 2 MB, over the limit of 2 MB',
     });
 
     const wide = await sharp({
