@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import {
   contentFilterSchema,
@@ -26,7 +24,7 @@ import type {
   RenditionMedia,
   SessionUser,
 } from '@sticky/contracts';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import type { SerializedItems } from '../catalog/query/item-json.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
@@ -38,7 +36,7 @@ import {
   parseItemPath,
   renderPreviewTags,
 } from '../unfurl/item-preview.ts';
-import { acceptedEncodings, dynamicCompression } from '../plugins/compression.ts';
+import { sendCompressed } from '../plugins/compression.ts';
 import { readRouteChunks } from './route-chunks.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
@@ -248,28 +246,6 @@ const sessionCheckPreload = /<link\b[^>]*\bhref="\/api\/auth\/me"[^>]*>/;
 function insertIntoHead(html: string, content: string): string {
   const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
   return `${html.slice(0, at)}${content}${html.slice(at)}`;
-}
-
-const brotliCompress = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/**
- * Brotli or gzip, as the request accepts. The not-found handler that serves the pages is no
- * route, so @fastify/compress (which compresses per route) never sees them; the first page
- * of trending makes a page about 160 KB of JSON, 15 KB compressed.
- */
-async function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: string) {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
-  const accepted = acceptedEncodings(request);
-  if (accepted.has('br')) {
-    const compressed = await brotliCompress(body, dynamicCompression.brotli);
-    return reply.header('content-encoding', 'br').send(compressed);
-  }
-  if (accepted.has('gzip')) {
-    return reply.header('content-encoding', 'gzip').send(await gzip(body, dynamicCompression.gzip));
-  }
-  return reply.send(body);
 }
 
 /**
