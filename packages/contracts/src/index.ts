@@ -14,3 +14,4 @@ export * from './uploads.ts';
 export * from './oembed.ts';
 export * from './metrics.ts';
 export * from './moderation.ts';
+export * from './format-bytes.ts';

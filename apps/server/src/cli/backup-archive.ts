@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { create as createTar, extract as extractTar, list as listTar } from 'tar';
-import { isContentAddressedPath } from '../catalog/media-paths.ts';
+import { isContentAddressedPath } from '../storage/media-paths.ts';
 import { applyMigrations, migrationsFolder, readMigrations } from '../db/migrate.ts';
 import { CliError } from './cli-command.ts';
 

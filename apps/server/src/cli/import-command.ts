@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { itemVisibilitySchema } from '@sticky/contracts';
+import { formatBytes, itemVisibilitySchema } from '@sticky/contracts';
 import { eq } from 'drizzle-orm';
 import {
   collectImportSources,
@@ -134,7 +134,7 @@ export function formatSummary(summary: ImportSummary, cwd = process.cwd()): stri
   const seconds = summary.ms / 1000;
   const lines = [
     `Imported ${summary.imported.length}, skipped ${summary.duplicates.length} as duplicates, rejected ${summary.rejected.length}` +
-      ` (${summary.files} files, ${(summary.bytes / (1024 * 1024)).toFixed(1)} MB in ${seconds.toFixed(1)} s).`,
+      ` (${summary.files} files, ${formatBytes(summary.bytes)} in ${seconds.toFixed(1)} s).`,
   ];
   if (summary.duplicates.length > 0) {
     lines.push('', 'Skipped (already in the catalog, same content):');

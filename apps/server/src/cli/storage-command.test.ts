@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentAddressedPath } from '../catalog/media-paths.ts';
+import { contentAddressedPath } from '../storage/media-paths.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createStagingDir } from '../catalog/import/media-files.ts';
-import { contentHashOf, hashContent } from '../catalog/media-paths.ts';
+import { contentHashOf, hashContent } from '../storage/media-paths.ts';
 import { ConfigError, loadConfig } from '../config/env.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';

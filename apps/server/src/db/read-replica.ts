@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { StartupError } from '../lib/startup-error.ts';
+import { isConflict, isReadOnlyTransaction } from './database-errors.ts';
 
 /** What the replica says when something goes wrong, and when it is back. */
 export interface ReplicaLogger {
@@ -65,9 +66,6 @@ const writingWords =
 function isPlainRead(text: string): boolean {
   return readingStatement.test(text) && !writingWords.test(text);
 }
-
-/** The replica cannot run this (a write it refuses, or a conflict with replay): the primary can. */
-const primaryCanAnswer = new Set(['25006', '40001', '40P01']);
 
 /** The replica is gone or not accepting connections (stopped, restarting, unreachable). */
 function isReplicaLost(error: unknown): boolean {
@@ -252,11 +250,12 @@ export function connectReadReplica(options: ReadReplicaOptions): {
     try {
       return await replicaPool.query(config as pg.QueryConfig, values as unknown[]);
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && primaryCanAnswer.has(code)) {
-        if (code === '25006') scope.isPrimaryOnly = true;
+      // The replica cannot run this (a write it refuses, or a conflict with replay): the primary can.
+      if (isReadOnlyTransaction(error)) {
+        scope.isPrimaryOnly = true;
         return onPrimary();
       }
+      if (isConflict(error)) return onPrimary();
       if (!isReplicaLost(error)) throw error;
       markDown(error);
       noteChange();

@@ -7,8 +7,8 @@ import {
   ratingRanks,
 } from '../catalog/import/item-naming.ts';
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
-import { withTransaction } from '../catalog/import/transaction.ts';
-import { isContentAddressedPath } from '../catalog/media-paths.ts';
+import { withTransaction } from '../db/transaction.ts';
+import { isContentAddressedPath } from '../storage/media-paths.ts';
 import type { Media } from '../catalog/import/media-services.ts';
 import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import type { DatabaseHandle } from '../db/client.ts';

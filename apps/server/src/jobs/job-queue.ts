@@ -1,14 +1,8 @@
 import os from 'node:os';
 import { PgBoss } from 'pg-boss';
-import type { Db, Instance, Job, Queue } from 'pg-boss';
+import type { Instance, Job, Queue } from 'pg-boss';
 import type { DatabaseHandle } from '../db/client.ts';
-
-/**
- * Runs SQL for pg-boss: on the pool, or on one transaction's connection so a job is sent with
- * the rows it is about. It answers what node-postgres answers (an array of results for several
- * statements in one query, which pg-boss needs whole).
- */
-export type SqlExecutor = Pick<Db, 'executeSql'>;
+import type { SqlExecutor } from '../db/transaction.ts';
 
 /** What the queue and the job handlers log through (pino's shape). */
 export interface JobLogger {

@@ -1,6 +1,6 @@
 import type { AuditAction, ListAuditQuery, ListAuditResponse } from '@sticky/contracts';
 import { desc, lt } from 'drizzle-orm';
-import type { Transaction } from '../catalog/import/transaction.ts';
+import type { Transaction } from '../db/transaction.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';

@@ -1,7 +1,7 @@
 import type { ListBlockedHashesResponse } from '@sticky/contracts';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import type { Transaction } from '../catalog/import/transaction.ts';
-import { withTransaction } from '../catalog/import/transaction.ts';
+import type { Transaction } from '../db/transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { blockedHashes, items, uploads } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';

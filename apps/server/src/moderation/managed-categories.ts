@@ -1,8 +1,9 @@
 import type { ManagedCategory } from '@sticky/contracts';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { encodeCategoryName } from '../catalog/category-names.ts';
-import { withTransaction } from '../catalog/import/transaction.ts';
-import type { Transaction } from '../catalog/import/transaction.ts';
+import { isUniqueViolation } from '../db/database-errors.ts';
+import { withTransaction } from '../db/transaction.ts';
+import type { Transaction } from '../db/transaction.ts';
 import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { categories } from '../db/schema.ts';
@@ -72,12 +73,6 @@ async function readCategory(db: Reader, id: number): Promise<ManagedCategory> {
   const found = (await listManagedCategories(db)).find((category) => category.id === id);
   if (!found) throw new AppError('not_found', 'There is no category with this id.');
   return found;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return [error, (error as { cause?: unknown })?.cause].some(
-    (candidate) => (candidate as { code?: string })?.code === '23505',
-  );
 }
 
 const taken = () => new AppError('conflict', 'name: a category with this name is already there.');

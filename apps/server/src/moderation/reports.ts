@@ -8,7 +8,8 @@ import type {
   SessionUser,
 } from '@sticky/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import { withTransaction } from '../catalog/import/transaction.ts';
+import { isUniqueViolation } from '../db/database-errors.ts';
+import { withTransaction } from '../db/transaction.ts';
 import type { ItemType } from '../catalog/query/items.ts';
 import { itemPageUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';
@@ -20,12 +21,6 @@ import { recordAuditEvent } from './audit-log.ts';
 export interface ReportsDeps {
   config: AppConfig;
   database: DatabaseHandle;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return [error, (error as { cause?: unknown })?.cause].some(
-    (candidate) => (candidate as { code?: string })?.code === '23505',
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { UploadBan } from '@sticky/contracts';
 import { desc, eq } from 'drizzle-orm';
-import { withTransaction } from '../catalog/import/transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { uploadBans, users } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';

@@ -68,12 +68,35 @@ function chooseCoding(request: FastifyRequest): Coding {
   return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
 }
 
+/** An answer whose bytes depend on Accept-Encoding says so, beside what it varies on already. */
+function varyOnEncoding(reply: FastifyReply): FastifyReply {
+  const vary = reply.getHeader('vary');
+  return reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
+}
+
 /** A kept answer is JSON whose bytes depend on Accept-Encoding. */
 function typeKeptAnswer(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  reply
-    .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
-    .type('application/json; charset=utf-8');
+  varyOnEncoding(reply).type('application/json; charset=utf-8');
+}
+
+/**
+ * Sends `body` compressed at the per-request settings, Brotli or gzip as the request accepts,
+ * for answers @fastify/compress never sees: it compresses per route, and the web app's pages
+ * are served by the not-found handler, which is no route (routes/spa.ts).
+ */
+export async function sendCompressed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: string,
+): Promise<FastifyReply> {
+  varyOnEncoding(reply);
+  const coding = chooseCoding(request);
+  if (coding === 'identity') return reply.send(body);
+  const compressed =
+    coding === 'br'
+      ? await brotliCompress(body, dynamicCompression.brotli)
+      : await gzip(body, dynamicCompression.gzip);
+  return reply.header('content-encoding', coding).send(compressed);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ApiError, ErrorEnvelope } from '@sticky/contracts';
 import { apiErrorSchema, errorEnvelopeSchema, tooLongIssue } from '@sticky/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseDiskFull, isDatabaseDown, isDatabaseIoError } from '../db/database-errors.ts';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { createResponseId } from '../lib/response-id.ts';
 import { setFallbackSecurityHeaders } from './security-headers.ts';
@@ -14,41 +15,11 @@ import { setFallbackSecurityHeaders } from './security-headers.ts';
  * router's own errors, which Fastify raises before any plugin is chosen.
  */
 
-const DATABASE_DOWN_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '08000',
-  '08003',
-  '08006',
-]);
-
-function isDatabaseDown(error: unknown): boolean {
-  const candidates = [error, (error as { cause?: unknown })?.cause];
-  return candidates.some((candidate) => {
-    const code = (candidate as { code?: string } | undefined)?.code;
-    const message = (candidate as Error | undefined)?.message ?? '';
-    return (
-      (code !== undefined && DATABASE_DOWN_CODES.has(code)) ||
-      message.includes('Connection terminated') ||
-      message.includes('is not queryable') ||
-      message.includes('timeout exceeded when trying to connect')
-    );
-  });
-}
-
 const STORAGE_MESSAGES: Record<string, string> = {
   ENOSPC: "The server's disk is full, so nothing was saved. Please try again later.",
   EDQUOT: "The server's disk is full, so nothing was saved. Please try again later.",
   EROFS: 'The server cannot write to its data folder (it is read-only), so nothing was saved.',
   EACCES: 'The server is not allowed to write to its data folder, so nothing was saved.',
-  // PostgreSQL: disk_full, io_error.
-  '53100': "The database's disk is full, so nothing was saved. Please try again later.",
-  '58030': 'The database could not write to its disk, so nothing was saved.',
 };
 
 /** A write that failed for want of disk (full, read-only): the operator's problem, said plainly. */
@@ -61,6 +32,11 @@ function storageMessage(error: unknown): string | undefined {
     const prefix = /^(E[A-Z]+):/.exec((candidate as Error | undefined)?.message ?? '')?.[1];
     if (prefix && STORAGE_MESSAGES[prefix]) return STORAGE_MESSAGES[prefix];
   }
+  if (isDatabaseDiskFull(error)) {
+    return "The database's disk is full, so nothing was saved. Please try again later.";
+  }
+  if (isDatabaseIoError(error))
+    return 'The database could not write to its disk, so nothing was saved.';
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContentSecurityPolicy } from './security-headers.ts';
-import { contentAddressedPath } from '../catalog/media-paths.ts';
+import { contentAddressedPath } from '../storage/media-paths.ts';
 import { loadConfig } from '../config/env.ts';
 import { webDistDir } from '../routes/spa.ts';
 import { createTestApp } from '../test-support/app.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentAddressedPath } from '../catalog/media-paths.ts';
+import { contentAddressedPath } from '../storage/media-paths.ts';
 import { readFuzzSettings } from '../test-support/fuzz.ts';
 import { startListeningApp } from '../test-support/oidc.ts';
 import type { ListeningTestApp } from '../test-support/oidc.ts';

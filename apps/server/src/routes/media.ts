@@ -8,7 +8,7 @@ import {
   contentHashOf,
   isContentAddressedPath,
   mediaContentTypes,
-} from '../catalog/media-paths.ts';
+} from '../storage/media-paths.ts';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import { canSeeHiddenFile, createHiddenMedia } from '../items/hidden-media.ts';
 import { AppError } from '../lib/app-error.ts';

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import {
   contentFilterSchema,
@@ -19,8 +17,14 @@ import {
   smallScreenQuery,
   tileRenditions,
 } from '@sticky/contracts';
-import type { ContentFilter, ItemType, RenditionMedia, SessionUser } from '@sticky/contracts';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  ContentFilter,
+  GiphyItem,
+  ItemType,
+  RenditionMedia,
+  SessionUser,
+} from '@sticky/contracts';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { findSessionUser, sessionCookieName } from '../auth/sessions.ts';
 import type { SerializedItems } from '../catalog/query/item-json.ts';
 import { readTrendingPage } from '../catalog/query/trending-pages.ts';
@@ -32,7 +36,7 @@ import {
   parseItemPath,
   renderPreviewTags,
 } from '../unfurl/item-preview.ts';
-import { acceptedEncodings, dynamicCompression } from '../plugins/compression.ts';
+import { sendCompressed } from '../plugins/compression.ts';
 import { readRouteChunks } from './route-chunks.ts';
 import { listEnvelopeJson } from './v1/envelope.ts';
 
@@ -73,11 +77,8 @@ type GiphyImages = Record<
   (RenditionMedia & { url?: string; width?: string; height?: string }) | undefined
 >;
 
-interface GiphyItem {
-  type?: string;
-  is_sticker?: number | boolean;
-  images?: GiphyImages;
-}
+/** What the first page reads of an item our `/v1` serialized (the cached page's JSON). */
+type TileItem = Pick<GiphyItem, 'type' | 'is_sticker' | 'images'>;
 
 /** A trending page as the HTML of `/` carries it: its items cut down to their tiles. */
 interface FirstPage {
@@ -100,7 +101,7 @@ interface FirstPaint {
  * bytes (docs/web.md, "First page"). The item page and every later page ask for whole items.
  */
 function prepareFirstPage(page: TrendingPage): FirstPage {
-  const items = JSON.parse(page.data.json) as GiphyItem[];
+  const items = JSON.parse(page.data.json) as TileItem[];
   const tiles = items.map((item) => {
     const images: GiphyImages = {};
     for (const names of [tileRenditions.animated, tileRenditions.still]) {
@@ -124,7 +125,7 @@ function prepareFirstPage(page: TrendingPage): FirstPage {
  * video tile shows no poster (docs/web.md, "Media"): posters are preloaded on small screens
  * only. The browser's formats are not known here: those of Chromium and Firefox are assumed.
  */
-function listFirstPaints(items: readonly GiphyItem[]): FirstPaint[] {
+function listFirstPaints(items: readonly TileItem[]): FirstPaint[] {
   return selectAboveFoldOnPhones(items, (item) => item.images).flatMap((item) => {
     const rendition = pickRendition(item.images, tileRenditions.animated);
     const still = pickRendition(item.images, tileRenditions.still);
@@ -245,28 +246,6 @@ const sessionCheckPreload = /<link\b[^>]*\bhref="\/api\/auth\/me"[^>]*>/;
 function insertIntoHead(html: string, content: string): string {
   const at = html.includes('</head>') ? html.indexOf('</head>') : html.length;
   return `${html.slice(0, at)}${content}${html.slice(at)}`;
-}
-
-const brotliCompress = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-/**
- * Brotli or gzip, as the request accepts. The not-found handler that serves the pages is no
- * route, so @fastify/compress (which compresses per route) never sees them; the first page
- * of trending makes a page about 160 KB of JSON, 15 KB compressed.
- */
-async function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: string) {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
-  const accepted = acceptedEncodings(request);
-  if (accepted.has('br')) {
-    const compressed = await brotliCompress(body, dynamicCompression.brotli);
-    return reply.header('content-encoding', 'br').send(compressed);
-  }
-  if (accepted.has('gzip')) {
-    return reply.header('content-encoding', 'gzip').send(await gzip(body, dynamicCompression.gzip));
-  }
-  return reply.send(body);
 }
 
 /**

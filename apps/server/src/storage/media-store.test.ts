@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentAddressedPath } from '../catalog/media-paths.ts';
+import { contentAddressedPath } from './media-paths.ts';
 import { loadConfig } from '../config/env.ts';
 import { StartupError } from '../lib/startup-error.ts';
 import { openDatabase } from '../services/open-database.ts';

@@ -13,11 +13,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { AppConfig } from '../config/env.ts';
 import { StartupError } from '../lib/startup-error.ts';
-import {
-  isContentAddressedPath,
-  mediaContentTypes,
-  resolveMediaPath,
-} from '../catalog/media-paths.ts';
+import { isContentAddressedPath, mediaContentTypes, resolveMediaPath } from './media-paths.ts';
 
 /** A stored file's body, whole or a byte range of it. */
 export interface StoredObject {

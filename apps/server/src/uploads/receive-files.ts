@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { formatBytes } from '@sticky/contracts';
 import { sniffFormat } from '../catalog/import/inspect-media.ts';
 import { AppError } from '../lib/app-error.ts';
 
@@ -22,14 +23,6 @@ export interface ReceivedRequest {
   fields: Record<string, string>;
   /** Removes the request's temporary folder: always called, whatever happened. */
   discard: () => Promise<void>;
-}
-
-const formatMegabytes = (bytes: number) =>
-  `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
-
-/** A size for people: megabytes, or kilobytes under one megabyte (small quotas, small files). */
-export function formatSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? formatMegabytes(bytes) : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /** What a file that is not one of our image formats looks like, to say so. */
@@ -83,7 +76,7 @@ async function receiveFile(
   const tooBig = () =>
     new AppError(
       'payload_too_large',
-      `${fileName} is over the limit of ${formatMegabytes(maxFileBytes)} per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.`,
+      `${fileName} is over the limit of ${formatBytes(maxFileBytes)} per file: send a smaller file. The server stopped reading there, so nothing of this request was kept.`,
     );
   const stopReading = () => part.file.destroy(tooBig());
   // The limit may be reached before the part is handed over (a body that arrived at once).

@@ -139,7 +139,7 @@ describe('fair use of the decoders (docs/uploads.md, "Receiving" and "Processing
       error: {
         code: 'rate_limited',
         message:
-          "This request is 2.0 MB, more than is left of today's upload limit (1.0 MB of 1.0 MB). Send a smaller file, or wait: the limit resets at midnight UTC.",
+          "This request is 2 MB, more than is left of today's upload limit (1 MB of 1 MB). Send a smaller file, or wait: the limit resets at midnight UTC.",
       },
     });
     // A request that fits is read and taken as before.

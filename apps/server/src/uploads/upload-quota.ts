@@ -1,10 +1,10 @@
+import { formatBytes } from '@sticky/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { items, uploads } from '../db/schema.ts';
 import { AppError } from '../lib/app-error.ts';
-import type { Transaction } from '../catalog/import/transaction.ts';
-import { formatSize } from './receive-files.ts';
+import type { Transaction } from '../db/transaction.ts';
 
 type Reader = DatabaseHandle['db'] | Transaction;
 
@@ -75,6 +75,6 @@ export async function refuseOverDeclaredSize(
   if (declaredBytes - formOverheadBytes <= left) return;
   throw new AppError(
     'rate_limited',
-    `This request is ${formatSize(declaredBytes)}, more than is left of today's upload limit (${formatSize(left)} of ${formatSize(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`,
+    `This request is ${formatBytes(declaredBytes)}, more than is left of today's upload limit (${formatBytes(left)} of ${formatBytes(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`,
   );
 }

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
   blockedFileReason,
+  formatBytes,
   titleFromFileName,
   uploadFieldsSchema,
   uploadMediaTypes,
@@ -13,6 +14,7 @@ import type {
   ItemVisibility,
   ListUploadsQuery,
   ListUploadsResponse,
+  Rating,
   UploadItemType,
   UploadLimitsResponse,
   UploadReceipt,
@@ -23,24 +25,23 @@ import type { Job } from 'pg-boss';
 import { importMedia } from '../catalog/import/import-media.ts';
 import type { ImportDeps, ItemMetadata } from '../catalog/import/import-media.ts';
 import type { Media } from '../catalog/import/media-services.ts';
-import type { Rating } from '../catalog/import/item-naming.ts';
 import { stripMetadata } from '../catalog/import/strip-metadata.ts';
-import { withTransaction } from '../catalog/import/transaction.ts';
-import type { Transaction } from '../catalog/import/transaction.ts';
-import { hashContent } from '../catalog/media-paths.ts';
+import { withTransaction } from '../db/transaction.ts';
+import type { SqlExecutor, Transaction } from '../db/transaction.ts';
+import { hashContent } from '../storage/media-paths.ts';
 import type { CommitNotice } from '../catalog/query/catalog-versions.ts';
 import { itemPageUrl, mediaUrl } from '../catalog/query/serialize.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { items, uploadFiles, uploads } from '../db/schema.ts';
-import type { JobLogger, JobQueue, SqlExecutor } from '../jobs/job-queue.ts';
+import type { JobLogger, JobQueue } from '../jobs/job-queue.ts';
 import { categoryNameSql, previewPathSql, toItemDetails } from '../items/item-details.ts';
 import type { ItemDetailsRow } from '../items/item-details.ts';
 import { AppError } from '../lib/app-error.ts';
 import { isAnyHashBlocked } from '../moderation/block-list.ts';
 import { findCategoryId, unknownCategoryMessage } from '../moderation/managed-categories.ts';
 import { describeUploadBan, findUploadBanReason } from '../moderation/upload-bans.ts';
-import { formatSize, sweepTemporaryFiles } from './receive-files.ts';
+import { sweepTemporaryFiles } from './receive-files.ts';
 import type { ReceivedRequest, RefusalCause } from './receive-files.ts';
 import {
   readDecodedMegapixels,
@@ -181,7 +182,7 @@ function describeQuota(
     return `You have reached today's upload limit of ${itemsPerDay} files. It resets at midnight UTC.`;
   }
   const left = Math.max(0, bytesPerDay - used.bytes);
-  return `${formatSize(fileBytes)} is more than is left of today's upload limit (${formatSize(left)} of ${formatSize(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
+  return `${formatBytes(fileBytes)} is more than is left of today's upload limit (${formatBytes(left)} of ${formatBytes(bytesPerDay)}). Send a smaller file, or wait: the limit resets at midnight UTC.`;
 }
 
 /** Why a file was refused: by the reading, or because its bytes are blocked. */

@@ -1,4 +1,4 @@
-import { titleFromFileName } from '@sticky/contracts';
+import { formatBytes, titleFromFileName } from '@sticky/contracts';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -268,7 +268,7 @@ export async function importSources(
             ? // A huge file is refused before it is read into memory.
               {
                 status: 'rejected',
-                reason: `the file is ${(size / (1024 * 1024)).toFixed(1)} MB, over the limit of ${(maxBytes / (1024 * 1024)).toFixed(1)} MB`,
+                reason: `the file is ${formatBytes(size)}, over the limit of ${formatBytes(maxBytes)}`,
               }
             : await importMedia(deps, {
                 bytes: await fs.readFile(source.file),

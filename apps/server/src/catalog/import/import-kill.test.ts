@@ -10,7 +10,7 @@ import type { TestDatabase } from '../../test-support/database.ts';
 import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
 import { isProcessAlive, waitForExit } from '../../test-support/processes.ts';
-import { MEDIA_TEMP_DIR } from '../media-paths.ts';
+import { MEDIA_TEMP_DIR } from '../../storage/media-paths.ts';
 import { listDescendants } from './media-processor.ts';
 import { planRenditions } from './rendition-plan.ts';
 

@@ -11,7 +11,7 @@ import { createJobQueue } from '../../jobs/job-queue.ts';
 import { stripMetadata } from './strip-metadata.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
-import { isContentAddressedPath } from '../media-paths.ts';
+import { isContentAddressedPath } from '../../storage/media-paths.ts';
 import { playedDelayMs } from './encode-video.ts';
 import { collectImportSources, importSources } from './import-folder.ts';
 import type { ImportResult } from './import-folder.ts';

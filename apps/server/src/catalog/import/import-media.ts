@@ -1,12 +1,13 @@
 import fsp from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
-import type { ItemVisibility } from '@sticky/contracts';
+import { formatBytes } from '@sticky/contracts';
+import type { ItemVisibility, Rating } from '@sticky/contracts';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { creators, itemCategories, items, renditions } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
-import { hashContent } from '../media-paths.ts';
+import { hashContent } from '../../storage/media-paths.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   buildDefaultAltText,
@@ -16,7 +17,6 @@ import {
   normaliseTags,
   ratingRanks,
 } from './item-naming.ts';
-import type { Rating } from './item-naming.ts';
 import {
   createStagingDir,
   lockMediaFilesShared,
@@ -32,8 +32,9 @@ import { isTransparentType } from './rendition-plan.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import { isAnyHashBlocked } from '../../moderation/block-list.ts';
 import { stripMetadata } from './strip-metadata.ts';
-import { withTransaction } from './transaction.ts';
-import type { Transaction } from './transaction.ts';
+import { isUniqueViolation } from '../../db/database-errors.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import type { Transaction } from '../../db/transaction.ts';
 
 /** A blocked file's rejection: the same neutral words an upload gets (contracts' moderation). */
 const blockedImportReason = "this file can't be uploaded here";
@@ -193,15 +194,6 @@ async function findItemBySha(database: DatabaseHandle, sha256: string) {
   return row;
 }
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidates = [error, (error as { cause?: unknown })?.cause];
-  return candidates.some(
-    (candidate) =>
-      (candidate as { code?: string })?.code === '23505' &&
-      (candidate as { constraint?: string })?.constraint === constraint,
-  );
-}
-
 /**
  * Validates a file, renders GIPHY's renditions, and stores the item: files first (moved into
  * their content-addressed place), then the item, its renditions, creator and categories in one
@@ -229,10 +221,9 @@ export async function importMedia(
     ? { ...config.importLimits, megapixelAllowance: options.megapixelAllowance }
     : config.importLimits;
   if (input.bytes.length > limits.maxBytes) {
-    const mb = (value: number) => `${(value / (1024 * 1024)).toFixed(1)} MB`;
     return {
       status: 'rejected',
-      reason: `the file is ${mb(input.bytes.length)}, over the limit of ${mb(limits.maxBytes)}`,
+      reason: `the file is ${formatBytes(input.bytes.length)}, over the limit of ${formatBytes(limits.maxBytes)}`,
     };
   }
 

@@ -11,7 +11,7 @@ import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
 import { createJobQueue } from '../../jobs/job-queue.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { contentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
+import { contentAddressedPath, MEDIA_TEMP_DIR } from '../../storage/media-paths.ts';
 import { importMedia } from './import-media.ts';
 import type { ItemMetadata } from './import-media.ts';
 import {
@@ -238,7 +238,7 @@ describe('importMedia', () => {
       await importMedia(deps, { bytes: big, fileName: 'big.gif', metadata: metadata() }),
     ).toEqual({
       status: 'rejected',
-      reason: 'the file is 2.0 MB, over the limit of 2.0 MB',
+      reason: 'the file is 2 MB, over the limit of 2 MB',
     });
 
     const wide = await sharp({

@@ -1,3 +1,4 @@
+import { formatBytes } from '@sticky/contracts';
 import sharp from 'sharp';
 import type { Metadata } from 'sharp';
 
@@ -61,8 +62,6 @@ const formatNumber = (value: number) => value.toLocaleString('en-US');
 /** One decimal below 10 megapixels (a small file still shows what it costs), whole above. */
 const formatMegapixels = (megapixels: number) =>
   megapixels < 10 ? megapixels.toFixed(1) : formatNumber(Math.round(megapixels));
-const formatMegabytes = (bytes: number) =>
-  `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
 /** Turns libvips' messages into a reason a person importing files can act on. */
 export function describeDecodeError(error: unknown): string {
@@ -111,7 +110,7 @@ export async function inspectMedia(bytes: Uint8Array, limits: ImportLimits): Pro
   if (bytes.length === 0) return reject('the file is empty');
   if (bytes.length > limits.maxBytes) {
     return reject(
-      `the file is ${formatMegabytes(bytes.length)}, over the limit of ${formatMegabytes(limits.maxBytes)}`,
+      `the file is ${formatBytes(bytes.length)}, over the limit of ${formatBytes(limits.maxBytes)}`,
     );
   }
   const format = sniffFormat(bytes);

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Rating } from '@sticky/contracts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -47,8 +48,12 @@ export function normaliseTags(tags: readonly string[]): string[] {
   return [...seen];
 }
 
-export const ratingRanks = { g: 0, pg: 1, 'pg-13': 2, r: 3 } as const;
-export type Rating = keyof typeof ratingRanks;
+export const ratingRanks = {
+  g: 0,
+  pg: 1,
+  'pg-13': 2,
+  r: 3,
+} as const satisfies Record<Rating, number>;
 
 const typeNouns = {
   gif: { animated: 'Animated GIF', still: 'Image' },

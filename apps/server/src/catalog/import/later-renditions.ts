@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { AppConfig } from '../../config/env.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { items, renditions } from '../../db/schema.ts';
-import type { JobLogger, JobQueue, SqlExecutor } from '../../jobs/job-queue.ts';
+import type { JobLogger, JobQueue } from '../../jobs/job-queue.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
 import {
   createStagingDir,
@@ -17,7 +17,8 @@ import type { Media } from './media-services.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
 import { isTransparentType, renditionsFor } from './rendition-plan.ts';
 import type { SourceFormat } from './inspect-media.ts';
-import { withTransaction } from './transaction.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import type { SqlExecutor } from '../../db/transaction.ts';
 
 /** The queue of items whose `later` renditions (rendition-plan.ts) are still to be made. */
 export const RENDITIONS_QUEUE = 'make-renditions';

@@ -4,7 +4,11 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
 import type { renditions } from '../../db/schema.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
-import { contentAddressedPath, isContentAddressedPath, MEDIA_TEMP_DIR } from '../media-paths.ts';
+import {
+  contentAddressedPath,
+  isContentAddressedPath,
+  MEDIA_TEMP_DIR,
+} from '../../storage/media-paths.ts';
 import type { RenderedFile } from './render-renditions.ts';
 import { isProcessAlive } from '../../lib/process-alive.ts';
 

@@ -1,5 +1,5 @@
 import type { StoredRenditionName } from '@sticky/contracts';
-import type { MediaFormat } from '../media-paths.ts';
+import type { MediaFormat } from '../../storage/media-paths.ts';
 import type { SourceFormat } from './inspect-media.ts';
 
 /**

@@ -8,7 +8,7 @@ import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
-import { contentAddressedPath, resolveMediaPath } from '../media-paths.ts';
+import { contentAddressedPath, resolveMediaPath } from '../../storage/media-paths.ts';
 import { animatedTextItemId, chargeRenderQuota } from './animate.ts';
 import { textStyleIds } from './styles.ts';
 

@@ -1,4 +1,4 @@
-import { titleFromFileName, uploadMediaTypes } from '@sticky/contracts';
+import { formatBytes, titleFromFileName, uploadMediaTypes } from '@sticky/contracts';
 import type { ItemVisibility, UploadLimitsResponse } from '@sticky/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, ImagePlus, Upload as UploadIcon, X } from 'lucide-react';
@@ -39,11 +39,6 @@ interface Draft {
 
 /** Files sent at once: the rest wait their turn, each with its own progress. */
 const PARALLEL_SENDS = 2;
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 function DraftRow({
   draft,

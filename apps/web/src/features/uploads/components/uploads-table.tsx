@@ -1,4 +1,4 @@
-import { itemVisibilityLabels, itemVisibilitySchema } from '@sticky/contracts';
+import { formatBytes, itemVisibilityLabels, itemVisibilitySchema } from '@sticky/contracts';
 import type { ItemVisibility, Upload, Uploader, UploadState } from '@sticky/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
@@ -27,11 +27,6 @@ const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
 ];
 
 const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** Admins stop a person's uploads from the row of one of them (docs/security.md). */
 function BanUploaderAction({ person }: { person: Uploader }) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test-support/database.ts';
-import type { TestDatabase } from '../../test-support/database.ts';
+import { createTestDatabase } from '../test-support/database.ts';
+import type { TestDatabase } from '../test-support/database.ts';
 import { withTransaction } from './transaction.ts';
 
 /**

@@ -1,10 +1,18 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { DatabaseHandle } from '../../db/client.ts';
-import * as schema from '../../db/schema.ts';
-import type { SqlExecutor } from '../../jobs/job-queue.ts';
+import type { Db } from 'pg-boss';
+import type { DatabaseHandle } from './client.ts';
+import { isConflict } from './database-errors.ts';
+import * as schema from './schema.ts';
 
 export type Transaction = NodePgDatabase<typeof schema>;
+
+/**
+ * Runs SQL for pg-boss: on the pool, or on one transaction's connection so a job is sent with
+ * the rows it is about. It answers what node-postgres answers (an array of results for several
+ * statements in one query, which pg-boss needs whole).
+ */
+export type SqlExecutor = Pick<Db, 'executeSql'>;
 
 /**
  * A transaction on one pooled connection, seen two ways: Drizzle for our rows, and a plain SQL
@@ -34,14 +42,6 @@ export async function withTransaction<T>(
  * whole effect is in the database, so running it again changes nothing else.
  */
 const conflictAttempts = 3;
-const conflictCodes = new Set(['40P01', '40001']);
-
-function isConflict(error: unknown): boolean {
-  const candidates = [error, (error as { cause?: unknown } | undefined)?.cause];
-  return candidates.some((candidate) =>
-    conflictCodes.has((candidate as { code?: string } | undefined)?.code ?? ''),
-  );
-}
 
 async function runTransaction<T>(
   database: DatabaseHandle,
