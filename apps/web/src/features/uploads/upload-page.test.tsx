@@ -187,6 +187,58 @@ describe('Upload page', () => {
     expect(row('clear.png').getByLabelText('Type')).toHaveValue('gif');
   });
 
+  it('refuses a file that is not an image when chosen, sends none of it, and removes its row', async () => {
+    stubFirstFrames(() => 255);
+    // A text file named .gif: the browser cannot decode it (the stub tells it by its size).
+    const gifBytes = gif('x.gif').size;
+    vi.stubGlobal('createImageBitmap', async (file: File) => {
+      if (file.size === gifBytes) return { width: 1, height: 1, close: () => {} };
+      throw new DOMException('The source image could not be decoded.', 'InvalidStateError');
+    });
+    const { pending } = stubUploadRequests();
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File(['just some notes'], 'holiday_party.gif', { type: 'image/gif' }),
+      gif('party.gif'),
+    ]);
+    expect(await screen.findByRole('alert')).toHaveTextContent("holiday_party.gif isn't an image");
+    const refused = screen.getByRole('listitem', { name: 'holiday_party.gif' });
+    // One line: no fields to fill, no Retry (the same file would be refused again).
+    expect(within(refused).queryByLabelText('Title')).not.toBeInTheDocument();
+    expect(within(refused).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await waitFor(() => expect(pending).toHaveLength(1));
+    expect((pending[0]!.form.get('file') as File).name).toBe('party.gif');
+
+    await user.click(within(refused).getByRole('button', { name: 'Remove holiday_party.gif' }));
+    expect(screen.queryByRole('listitem', { name: 'holiday_party.gif' })).not.toBeInTheDocument();
+    expect(rows().getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('offers Retry when the network failed, and Clear finished empties the finished rows', async () => {
+    const { pending } = stubUploadRequests();
+    items.set('item-1', ownedItem('item-1'));
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [gif('party.gif')]);
+    await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await waitFor(() => expect(pending).toHaveLength(1));
+    pending[0]!.fail();
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server');
+    const failed = screen.getByRole('listitem', { name: 'party.gif' });
+    expect(within(failed).queryByLabelText('Title')).not.toBeInTheDocument();
+    await user.click(within(failed).getByRole('button', { name: 'Retry party.gif' }));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending[1]!.accept({ uploadId: 'up-1', itemId: 'item-1', state: 'ready', url: '/u/up-1' });
+    expect(await row('party.gif').findByText('Ready', { exact: true })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Clear finished' }));
+    expect(screen.queryByRole('list', { name: 'Files to upload' })).not.toBeInTheDocument();
+  });
+
   it('asks once for the batch who may see it, by keyboard, and sends that choice with every file', async () => {
     const { pending } = stubUploadRequests();
     await openUploadPage();

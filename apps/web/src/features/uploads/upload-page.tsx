@@ -8,15 +8,18 @@ import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
+import { ApiClientError } from '@/lib/api-client.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { recentUploadsQueryOptions } from './api/recent-uploads.ts';
 import { sendUpload } from './api/send-upload.ts';
 import type { UploadFieldValues } from './api/send-upload.ts';
 import { uploadLimitsQueryOptions } from './api/upload-limits.ts';
 import { uploadsQueryKey } from './api/uploads-list.ts';
+import { FailedUploadRow } from './components/failed-upload-row.tsx';
 import { ItemFields } from './components/item-fields.tsx';
 import { UploadResult } from './components/upload-result.tsx';
 import { readFirstFrame } from './transparency.ts';
+import type { FirstFrame } from './transparency.ts';
 
 type DraftStatus = 'waiting' | 'sending' | 'processing' | 'ready' | 'failed';
 
@@ -31,6 +34,8 @@ interface Draft {
   sentBytes: number;
   totalBytes: number;
   reason: string | null;
+  /** A failure sending again can mend: the network or the server, not the file. */
+  canRetry: boolean;
   uploadId: string | null;
   itemId: string | null;
   /** The file was already an item: the receipt answered that item, no copy was made. */
@@ -39,6 +44,17 @@ interface Draft {
 
 /** Files sent at once: the rest wait their turn, each with its own progress. */
 const PARALLEL_SENDS = 2;
+
+/** No answer, a timeout, too many requests or a server fault: the same file may go through. */
+function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiClientError)) return false;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/** Nothing is left to do for a row: it became an item or was refused. */
+function isFinished(draft: Draft): boolean {
+  return draft.status === 'ready' || draft.status === 'failed';
+}
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
@@ -112,11 +128,6 @@ function DraftRow({
               sentType={draft.values.type}
             />
           )}
-          {draft.status === 'failed' && (
-            <p role="alert" className="text-sm text-red-300">
-              {draft.reason}
-            </p>
-          )}
         </div>
         {/* Once an item, its details are the item's: edited there, not in these fields. */}
         {draft.status !== 'ready' && (
@@ -179,6 +190,8 @@ export function UploadPage() {
   draftsRef.current = drafts;
   const inputId = useId();
   const nextKey = useRef(0);
+  // Each row's decoding, so a file is sent only once it is known to be an image.
+  const firstFrames = useRef(new Map<string, Promise<FirstFrame>>());
 
   const update = useCallback((key: string, change: Partial<Draft>) => {
     setDrafts((current) =>
@@ -211,6 +224,7 @@ export function UploadPage() {
           reason: isTooBig
             ? `${file.name} is over the limit of ${formatBytes(maxBytes)} per file: send a smaller file.`
             : null,
+          canRetry: false,
           uploadId: null,
           itemId: null,
           isDuplicate: false,
@@ -218,10 +232,16 @@ export function UploadPage() {
       });
       setDrafts((current) => [...current, ...added]);
       for (const draft of added) {
-        void readFirstFrame(draft.file).then(({ hasTransparency, stillUrl }) => {
+        const firstFrame = readFirstFrame(draft.file);
+        firstFrames.current.set(draft.key, firstFrame);
+        void firstFrame.then(({ isImage, hasTransparency, stillUrl }) => {
           setDrafts((current) =>
             current.map((entry) => {
               if (entry.key !== draft.key) return entry;
+              // A file no browser decodes (a text file named .gif) is refused here, unsent.
+              if (!isImage && entry.status === 'waiting') {
+                return { ...entry, status: 'failed', reason: `${entry.file.name} isn't an image` };
+              }
               const isSticker = hasTransparency && entry.status === 'waiting';
               return {
                 ...entry,
@@ -266,7 +286,7 @@ export function UploadPage() {
   });
 
   const sendOne = async (draft: Draft) => {
-    update(draft.key, { status: 'sending', sentBytes: 0 });
+    update(draft.key, { status: 'sending', sentBytes: 0, reason: null, canRetry: false });
     try {
       const values = { ...draft.values, visibility: visibilityRef.current };
       const receipt = await sendUpload(draft.file, values, {
@@ -279,7 +299,11 @@ export function UploadPage() {
         isDuplicate: receipt.isDuplicate,
       });
     } catch (error) {
-      update(draft.key, { status: 'failed', reason: (error as Error).message });
+      update(draft.key, {
+        status: 'failed',
+        reason: (error as Error).message,
+        canRetry: isRetryable(error),
+      });
     }
   };
 
@@ -287,6 +311,8 @@ export function UploadPage() {
     const queue = draftsRef.current.filter((draft) => draft.status === 'waiting');
     const workers = Array.from({ length: PARALLEL_SENDS }, async () => {
       for (let draft = queue.shift(); draft; draft = queue.shift()) {
+        const firstFrame = await firstFrames.current.get(draft.key);
+        if (firstFrame && !firstFrame.isImage) continue;
         // The row as it is now: edited since the button was pressed, or removed.
         const current = draftsRef.current.find((entry) => entry.key === draft!.key);
         if (current?.status === 'waiting') await sendOne(current);
@@ -294,6 +320,20 @@ export function UploadPage() {
     });
     await Promise.all(workers);
     await queryClient.invalidateQueries({ queryKey: uploadsQueryKey });
+  };
+
+  const retryOne = async (draft: Draft) => {
+    await sendOne(draft);
+    await queryClient.invalidateQueries({ queryKey: uploadsQueryKey });
+  };
+
+  const removeDrafts = (isRemoved: (draft: Draft) => boolean) => {
+    for (const draft of draftsRef.current.filter(isRemoved)) {
+      URL.revokeObjectURL(draft.previewUrl);
+      if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
+      firstFrames.current.delete(draft.key);
+    }
+    setDrafts((current) => current.filter((entry) => !isRemoved(entry)));
   };
 
   // Follow sent files until they are items (or refused).
@@ -308,7 +348,7 @@ export function UploadPage() {
       update(
         draft.key,
         upload.state === 'failed'
-          ? { status: 'failed', reason: upload.reason }
+          ? { status: 'failed', reason: upload.reason, canRetry: false }
           : {
               status: 'ready',
               itemId: upload.itemId,
@@ -383,37 +423,52 @@ export function UploadPage() {
       {drafts.length > 0 && (
         <>
           <ul aria-label="Files to upload" className="flex flex-col gap-4">
-            {drafts.map((draft) => (
-              <DraftRow
-                key={draft.key}
-                draft={draft}
-                canApplyToAll={waiting.length > 1}
-                onChange={(values) => update(draft.key, { values })}
-                onApplyToAll={() =>
-                  setDrafts((current) =>
-                    current.map((entry) =>
-                      entry.status === 'waiting'
-                        ? {
-                            ...entry,
-                            values: {
-                              ...entry.values,
-                              tags: draft.values.tags,
-                              category: draft.values.category,
-                              rating: draft.values.rating,
-                            },
-                          }
-                        : entry,
-                    ),
-                  )
-                }
-                onRemove={() => {
-                  URL.revokeObjectURL(draft.previewUrl);
-                  if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
-                  setDrafts((current) => current.filter((entry) => entry.key !== draft.key));
-                }}
-              />
-            ))}
+            {drafts.map((draft) =>
+              draft.status === 'failed' ? (
+                <FailedUploadRow
+                  key={draft.key}
+                  fileName={draft.file.name}
+                  reason={draft.reason}
+                  onRetry={draft.canRetry ? () => void retryOne(draft) : undefined}
+                  onRemove={() => removeDrafts((entry) => entry.key === draft.key)}
+                />
+              ) : (
+                <DraftRow
+                  key={draft.key}
+                  draft={draft}
+                  canApplyToAll={waiting.length > 1}
+                  onChange={(values) => update(draft.key, { values })}
+                  onApplyToAll={() =>
+                    setDrafts((current) =>
+                      current.map((entry) =>
+                        entry.status === 'waiting'
+                          ? {
+                              ...entry,
+                              values: {
+                                ...entry.values,
+                                tags: draft.values.tags,
+                                category: draft.values.category,
+                                rating: draft.values.rating,
+                              },
+                            }
+                          : entry,
+                      ),
+                    )
+                  }
+                  onRemove={() => removeDrafts((entry) => entry.key === draft.key)}
+                />
+              ),
+            )}
           </ul>
+          {drafts.some(isFinished) && (
+            <button
+              type="button"
+              className={`${buttonStyles.ghost} self-start px-3 py-1.5 text-xs`}
+              onClick={() => removeDrafts(isFinished)}
+            >
+              Clear finished
+            </button>
+          )}
           {waiting.length > 0 && (
             <div className="rounded-2xl border border-white/10 bg-white/5 p-4">
               <VisibilityChoice
