@@ -18,6 +18,7 @@ import { uploadsQueryKey } from './api/uploads-list.ts';
 import { FailedUploadRow } from './components/failed-upload-row.tsx';
 import { ItemFields } from './components/item-fields.tsx';
 import { UploadResult } from './components/upload-result.tsx';
+import { readIsStill } from './still-image.ts';
 import { readFirstFrame } from './transparency.ts';
 import type { FirstFrame } from './transparency.ts';
 
@@ -40,6 +41,14 @@ interface Draft {
   itemId: string | null;
   /** The file was already an item: the receipt answered that item, no copy was made. */
   isDuplicate: boolean;
+  /**
+   * An opaque JPEG or still PNG: no type is proposed, the person picks GIF or Sticker (a
+   * see-through one is proposed as a sticker, as any see-through file).
+   */
+  isStill: boolean;
+  isTypeChosen: boolean;
+  /** Upload was pressed while this still had no type. */
+  isTypeMissing: boolean;
 }
 
 /** Files sent at once: the rest wait their turn, each with its own progress. */
@@ -70,11 +79,13 @@ function DraftRow({
 }: {
   draft: Draft;
   canApplyToAll: boolean;
-  onChange: (values: UploadFieldValues) => void;
+  onChange: (values: UploadFieldValues, field: keyof UploadFieldValues) => void;
   onApplyToAll: () => void;
   onRemove: () => void;
 }) {
   const headingId = useId();
+  const typeErrorId = useId();
+  const needsType = draft.isStill && !draft.isTypeChosen;
   const isEditable = draft.status === 'waiting';
   // Under reduced motion the first frame stands in for the animation (nothing until it is read).
   const isReducedMotion = usePrefersReducedMotion();
@@ -131,7 +142,22 @@ function DraftRow({
         </div>
         {/* Once an item, its details are the item's: edited there, not in these fields. */}
         {draft.status !== 'ready' && (
-          <ItemFields values={draft.values} onChange={onChange} isDisabled={!isEditable} />
+          <ItemFields
+            values={draft.values}
+            onChange={onChange}
+            isDisabled={!isEditable}
+            isTypeUnchosen={needsType}
+            typeErrorId={needsType && draft.isTypeMissing ? typeErrorId : undefined}
+          />
+        )}
+        {needsType && isEditable && (
+          <p
+            id={typeErrorId}
+            role={draft.isTypeMissing ? 'alert' : undefined}
+            className={`text-sm ${draft.isTypeMissing ? 'text-red-300' : 'text-gray-300'}`}
+          >
+            {draft.file.name} is a still image: choose whether it is a GIF or a Sticker.
+          </p>
         )}
         {isEditable && (
           <div className="flex flex-wrap gap-2">
@@ -192,6 +218,8 @@ export function UploadPage() {
   const nextKey = useRef(0);
   // Each row's decoding, so a file is sent only once it is known to be an image.
   const firstFrames = useRef(new Map<string, Promise<FirstFrame>>());
+  // Each row's still check, so a still is sent only once the person gave it a type.
+  const stills = useRef(new Map<string, Promise<boolean>>());
 
   const update = useCallback((key: string, change: Partial<Draft>) => {
     setDrafts((current) =>
@@ -228,12 +256,22 @@ export function UploadPage() {
           uploadId: null,
           itemId: null,
           isDuplicate: false,
+          isStill: false,
+          isTypeChosen: false,
+          isTypeMissing: false,
         };
       });
       setDrafts((current) => [...current, ...added]);
       for (const draft of added) {
         const firstFrame = readFirstFrame(draft.file);
         firstFrames.current.set(draft.key, firstFrame);
+        const isStill = Promise.all([readIsStill(draft.file), firstFrame]).then(
+          ([isStillImage, { hasTransparency }]) => isStillImage && !hasTransparency,
+        );
+        stills.current.set(draft.key, isStill);
+        void isStill.then((isOpaqueStill) => {
+          if (isOpaqueStill) update(draft.key, { isStill: true });
+        });
         void firstFrame.then(({ isImage, hasTransparency, stillUrl }) => {
           setDrafts((current) =>
             current.map((entry) => {
@@ -253,7 +291,7 @@ export function UploadPage() {
         });
       }
     },
-    [limits.data?.maxFileBytes],
+    [limits.data?.maxFileBytes, update],
   );
 
   // Object URLs live as long as their rows.
@@ -309,6 +347,16 @@ export function UploadPage() {
 
   const sendAll = async () => {
     const queue = draftsRef.current.filter((draft) => draft.status === 'waiting');
+    // Like a form's missing field: nothing goes while a still has no type.
+    const isStill = await Promise.all(queue.map((draft) => stills.current.get(draft.key)));
+    const untyped = queue.filter((draft, index) => {
+      const current = draftsRef.current.find((entry) => entry.key === draft.key);
+      return isStill[index] && current?.status === 'waiting' && !current.isTypeChosen;
+    });
+    if (untyped.length > 0) {
+      for (const draft of untyped) update(draft.key, { isStill: true, isTypeMissing: true });
+      return;
+    }
     const workers = Array.from({ length: PARALLEL_SENDS }, async () => {
       for (let draft = queue.shift(); draft; draft = queue.shift()) {
         const firstFrame = await firstFrames.current.get(draft.key);
@@ -332,6 +380,7 @@ export function UploadPage() {
       URL.revokeObjectURL(draft.previewUrl);
       if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
       firstFrames.current.delete(draft.key);
+      stills.current.delete(draft.key);
     }
     setDrafts((current) => current.filter((entry) => !isRemoved(entry)));
   };
@@ -437,7 +486,14 @@ export function UploadPage() {
                   key={draft.key}
                   draft={draft}
                   canApplyToAll={waiting.length > 1}
-                  onChange={(values) => update(draft.key, { values })}
+                  onChange={(values, field) =>
+                    update(
+                      draft.key,
+                      field === 'type'
+                        ? { values, isTypeChosen: true, isTypeMissing: false }
+                        : { values },
+                    )
+                  }
                   onApplyToAll={() =>
                     setDrafts((current) =>
                       current.map((entry) =>
