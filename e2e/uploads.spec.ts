@@ -122,6 +122,11 @@ test.describe('uploads', () => {
     ]);
     const rows = page.getByRole('list', { name: 'Files to upload' }).getByRole('listitem');
     await expect(rows).toHaveCount(4);
+    // The browser cannot decode it: refused on the page, before anything is sent, and removed.
+    const sneaky = rows.filter({ hasText: 'sneaky.gif' });
+    await expect(sneaky.getByRole('alert')).toHaveText("sneaky.gif isn't an image");
+    await sneaky.getByRole('button', { name: 'Remove sneaky.gif' }).click();
+    await expect(rows).toHaveCount(3);
     const first = rows.filter({ hasText: `${word}_1.gif` });
     // The title is proposed from the file name.
     await expect(first.getByLabel('Title')).toHaveValue(
@@ -150,7 +155,7 @@ test.describe('uploads', () => {
       downloadThroughput: -1,
       uploadThroughput: 64 * 1024,
     });
-    await page.getByRole('button', { name: 'Upload 4 files' }).click();
+    await page.getByRole('button', { name: 'Upload 3 files' }).click();
     await expect(first.getByRole('progressbar', { name: `Sending ${word}_1.gif` })).toBeVisible();
     await expect(first.getByText(/^Sending [\d.]+ KB of [\d.]+ KB$/)).toBeVisible();
     await cdp.send('Network.emulateNetworkConditions', {
@@ -160,9 +165,6 @@ test.describe('uploads', () => {
       uploadThroughput: -1,
     });
 
-    await expect(rows.filter({ hasText: 'sneaky.gif' }).getByRole('alert')).toHaveText(
-      'sneaky.gif is not a GIF, WebP, PNG or JPEG image (it is HTML or XML).',
-    );
     for (let index = 1; index <= 3; index += 1) {
       const row = rows.filter({ hasText: `${word}_${index}.gif` });
       await expect(row.getByText('Ready', { exact: true })).toBeVisible({ timeout: 30_000 });

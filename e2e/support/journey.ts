@@ -138,6 +138,17 @@ export async function runJourney(page: Page, options: JourneyOptions): Promise<v
     ),
   ).toBeVisible();
   await expectNoSeriousAxeViolations(page, 'search without results');
+  // Its question is a link: the same search, for stickers.
+  await page.getByRole('link', { name: 'Try searching for Stickers instead?' }).click();
+  await expect(page).toHaveURL(
+    (url) =>
+      url.pathname === `/search/${encodeURIComponent(options.emptySearchTerm)}` &&
+      url.searchParams.get('type') === 'stickers',
+  );
+  await expect(page.getByRole('button', { name: 'Stickers' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 
   await searchBox.fill('   ');
   await searchBox.press('Enter');

@@ -6,6 +6,8 @@ const base =
 export const buttonStyles = {
   primary: `${base} bg-violet-600 px-5 py-2.5 text-white hover:bg-violet-700`,
   secondary: `${base} border border-white/20 bg-white/5 px-4 py-2 text-white hover:bg-white/10`,
+  // Red, for the one button that deletes or revokes: only a confirmation dialog's last step.
+  danger: `${base} bg-red-600 px-5 py-2.5 text-white hover:bg-red-700`,
   ghost: `${base} px-3 py-2 text-gray-200 hover:bg-white/10 hover:text-white`,
   icon: `${base} size-10 text-gray-200 hover:bg-white/10 hover:text-white`,
 } as const;

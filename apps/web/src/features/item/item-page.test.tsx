@@ -115,6 +115,14 @@ describe('ItemPage', () => {
     expect(screen.getByRole('img', { name: item.title })).toBeInTheDocument();
   });
 
+  it('shows the GIF before the creator on a phone, the creator in the left column when wide', async () => {
+    await openItem();
+    const media = screen.getByRole('img', { name: item.title });
+    const creator = screen.getByRole('region', { name: 'Creator' });
+    expect(media.compareDocumentPosition(creator) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(creator.closest('aside')).toHaveClass('lg:col-start-1', 'lg:row-start-1');
+  });
+
   it('offers Edit and Delete only to whom /api/items says may use them', async () => {
     await openItem();
     await waitFor(() =>

@@ -124,10 +124,9 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
   return (
     <div className="flex flex-col gap-8">
       <div className="grid gap-6 lg:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
-        <aside>
-          <CreatorInfo item={item} />
-        </aside>
-        <div className="flex min-w-0 flex-col gap-3">
+        {/* The GIF comes first in the page, so a phone shows it before the creator; wide
+            screens still put the creator in the left column. */}
+        <div className="flex min-w-0 flex-col gap-3 lg:col-start-2 lg:row-start-1">
           <h1 className="text-2xl font-extrabold break-words">{item.title || 'Untitled'}</h1>
           {rights && <WithheldNote rights={rights} />}
           <div className="flex flex-col gap-3 md:flex-row md:items-start">
@@ -145,6 +144,9 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
             </div>
           </div>
         </div>
+        <aside className="lg:col-start-1 lg:row-start-1">
+          <CreatorInfo item={item} />
+        </aside>
       </div>
       {!isWithheld && <RelatedItems key={String(item.id)} item={item} />}
     </div>

@@ -52,6 +52,8 @@ export function SignedInNav({ user }: { user: SessionUser }) {
       {user.canUpload && (
         <NavLink
           to="/upload"
+          // On a phone only the icon shows: the title gives it a tooltip, the sr-only label its name.
+          title="Upload"
           className={({ isActive }) =>
             `${buttonStyles.ghost} whitespace-nowrap max-sm:px-2 ${isActive ? 'bg-white/10 text-white' : ''}`
           }

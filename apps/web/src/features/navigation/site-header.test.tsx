@@ -148,6 +148,14 @@ describe('header, signed in, medium and large screens', () => {
 describe('header, signed in, small screens', () => {
   beforeEach(() => installDom([]));
 
+  it('names the icon-only Upload action and gives it a tooltip', async () => {
+    renderHeader(testUser);
+    const upload = await screen.findByRole('link', { name: 'Upload' });
+    expect(upload).toHaveAttribute('href', '/upload');
+    expect(upload).toHaveAttribute('title', 'Upload');
+    expect(within(upload).getByText('Upload')).toHaveClass('max-sm:sr-only');
+  });
+
   it("hides the Categories button and puts 'Categories' in the menu", async () => {
     renderHeader(testUser);
     expect(await screen.findByRole('button', { name: 'Categories', hidden: true })).toHaveClass(

@@ -32,9 +32,30 @@ describe('SearchPage', () => {
   it('says exactly what the spec says when nothing is found', async () => {
     content.gf.search.mockResolvedValue(listOf([]));
     renderSearch('/search/qwertyuiop');
-    expect(
-      await screen.findByText('No Gifs found for qwertyuiop. Try searching for Stickers instead?'),
-    ).toBeInTheDocument();
+    const link = await screen.findByRole('link', { name: 'Try searching for Stickers instead?' });
+    expect(link.closest('p')).toHaveTextContent(
+      /^No Gifs found for qwertyuiop\. Try searching for Stickers instead\?$/,
+    );
+  });
+
+  it('searches stickers for the same query from the empty result’s question', async () => {
+    content.gf.search.mockResolvedValue(listOf([]));
+    const { router } = renderSearch('/search/qwerty%20uiop');
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'Try searching for Stickers instead?' }),
+    );
+    expect(router.state.location.pathname).toBe('/search/qwerty%20uiop');
+    expect(router.state.location.search).toBe('?type=stickers');
+    await waitFor(() =>
+      expect(content.gf.search).toHaveBeenLastCalledWith(
+        'qwerty uiop',
+        expect.objectContaining({ type: 'stickers' }),
+      ),
+    );
+    expect(screen.getByRole('button', { name: 'Stickers' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
   });
 
   it('searches stickers when the switcher says so, keeping the query', async () => {

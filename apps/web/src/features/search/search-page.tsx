@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import {
   ContentGrid,
   TypeSwitcher,
@@ -29,7 +29,18 @@ export function SearchPage() {
         label={`Results for ${query}`}
         emptyState={
           <p className="py-10 text-center text-zinc-300">
-            No Gifs found for {query}. Try searching for Stickers instead?
+            No Gifs found for {query}.{' '}
+            {/* The spec's text stays exact; its question becomes the search it offers. */}
+            {filter === 'stickers' ? (
+              'Try searching for Stickers instead?'
+            ) : (
+              <Link
+                to={{ search: '?type=stickers' }}
+                className="text-violet-200 underline hover:text-white"
+              >
+                Try searching for Stickers instead?
+              </Link>
+            )}
           </p>
         }
       />

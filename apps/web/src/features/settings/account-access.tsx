@@ -78,7 +78,7 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           </button>
           <button
             type="button"
-            className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+            className={buttonStyles.danger}
             aria-disabled={revokeAll.isPending}
             onClick={() => !revokeAll.isPending && revokeAll.mutate()}
           >

@@ -237,6 +237,15 @@ describe('Settings: API tokens', () => {
     expect(api.calls.filter((call) => call.method === 'POST')).toEqual([]);
   });
 
+  it('says what to do when there is no token, and its button goes to the token’s name', async () => {
+    tokens = [];
+    renderRoute(<SettingsPage />, { path: '/settings', url: '/settings' });
+    expect(await screen.findByText('No tokens yet.')).toBeInTheDocument();
+    expect(screen.getByText(/^Name one above, choose what it may do/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Create your first token' }));
+    expect(screen.getByLabelText('Token name')).toHaveFocus();
+  });
+
   it('lists each token with what it may do, its last use and its expiry', async () => {
     await renderSettings();
     const [old, ci] = within(screen.getByRole('list', { name: 'Your API tokens' })).getAllByRole(

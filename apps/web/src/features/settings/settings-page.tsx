@@ -2,7 +2,7 @@ import { itemVisibilityLabels, tokenLifetimeDays } from '@sticky/contracts';
 import type { ApiToken, ItemVisibility, TokenScope } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { Modal } from '@/components/modal.tsx';
@@ -195,7 +195,7 @@ function RevokeTokenDialog({
         </button>
         <button
           type="button"
-          className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+          className={buttonStyles.danger}
           aria-disabled={revoke.isPending}
           onClick={() => token && !revoke.isPending && revoke.mutate(token.id)}
         >
@@ -227,6 +227,7 @@ export function SettingsPage() {
   const [made, setMade] = useState<{ id: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const nameId = useId();
+  const nameRef = useRef<HTMLInputElement>(null);
   const expiryId = useId();
   const formErrorId = useId();
   const create = useMutation({
@@ -278,6 +279,7 @@ export function SettingsPage() {
               Token name
             </label>
             <input
+              ref={nameRef}
               id={nameId}
               value={name}
               maxLength={100}
@@ -334,7 +336,22 @@ export function SettingsPage() {
         ) : tokens.error ? (
           <ErrorState message={tokens.error.message} onRetry={() => void tokens.refetch()} />
         ) : tokens.data.length === 0 ? (
-          <p className="text-sm text-gray-400">No tokens yet.</p>
+          <div className="flex flex-col items-start gap-2 rounded-xl border border-dashed border-white/20 px-4 py-4">
+            <p className="text-sm text-gray-300">No tokens yet.</p>
+            <p className="text-sm text-gray-300">
+              Name one above, choose what it may do, and create it to upload from ShareX or a
+              script.
+            </p>
+            {/* The form is right above: this takes the person to its first field. */}
+            <button
+              type="button"
+              className={`${buttonStyles.secondary} px-3 py-1.5 text-sm`}
+              onClick={() => nameRef.current?.focus()}
+            >
+              <KeyRound className="size-4" aria-hidden="true" />
+              Create your first token
+            </button>
+          </div>
         ) : (
           <ul aria-label="Your API tokens" className="flex flex-col gap-2">
             {tokens.data.map((token) => (

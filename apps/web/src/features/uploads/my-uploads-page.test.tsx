@@ -90,13 +90,28 @@ describe('My uploads', () => {
 
     await user.click(rowOf('Mine ready').getByRole('button', { name: 'Delete Mine ready' }));
     dialog = await screen.findByRole('dialog', { name: 'Delete this item?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    // The step that cannot be undone is red, not the app's violet.
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(confirm).toHaveClass('bg-red-600');
+    expect(confirm).not.toHaveClass('bg-violet-600');
+    await user.click(confirm);
     await waitFor(() =>
       expect(list().queryByRole('listitem', { name: 'Mine ready' })).not.toBeInTheDocument(),
     );
     expect(deletes().map((call) => call.url)).toEqual(['/api/items/i1']);
     expect(screen.getByText('Item deleted')).toBeInTheDocument();
     expect(list().getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('says what to do when nothing is uploaded yet, with a link to the Upload page', async () => {
+    uploads = [];
+    renderRoute(<MyUploadsPage />, { path: '/uploads', url: '/uploads' });
+    expect(await screen.findByText('Nothing uploaded yet.')).toBeInTheDocument();
+    expect(screen.getByText(/on the Upload page\.$/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upload your first file' })).toHaveAttribute(
+      'href',
+      '/upload',
+    );
   });
 
   it('shows who can see each of the person’s items and lets them change it', async () => {

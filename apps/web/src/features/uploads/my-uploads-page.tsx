@@ -14,7 +14,19 @@ export function MyUploadsPage() {
           Upload
         </Link>
       </div>
-      <UploadsTable scope="mine" label="My uploads" emptyText="Nothing uploaded yet." />
+      <UploadsTable
+        scope="mine"
+        label="My uploads"
+        emptyText={
+          <>
+            <p>Nothing uploaded yet.</p>
+            <p>Drop, paste or choose GIFs, stickers or images on the Upload page.</p>
+            <Link to="/upload" className={buttonStyles.secondary}>
+              Upload your first file
+            </Link>
+          </>
+        }
+      />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 export interface FirstFrame {
+  /** False when the browser could not decode the file: it is no image, whatever its name says. */
+  isImage: boolean;
   /** A see-through pixel: the file is proposed as a sticker (the server decides alike). */
   hasTransparency: boolean;
   /** The first frame as a PNG object URL, shown instead of the file under reduced motion. */
@@ -7,10 +9,16 @@ export interface FirstFrame {
 
 /** What the upload page reads from a file's first frame; nothing when it cannot decode it. */
 export async function readFirstFrame(file: File): Promise<FirstFrame> {
-  const none = { hasTransparency: false, stillUrl: null };
+  // Without the canvas APIs nothing can be told: the file goes, and the server decides.
+  const none = { isImage: true, hasTransparency: false, stillUrl: null };
   if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return none;
+  let bitmap: ImageBitmap;
   try {
-    const bitmap = await createImageBitmap(file);
+    bitmap = await createImageBitmap(file);
+  } catch {
+    return { ...none, isImage: false };
+  }
+  try {
     const scale = Math.min(1, 256 / Math.max(bitmap.width, bitmap.height));
     const width = Math.max(1, Math.round(bitmap.width * scale));
     const height = Math.max(1, Math.round(bitmap.height * scale));
@@ -25,7 +33,7 @@ export async function readFirstFrame(file: File): Promise<FirstFrame> {
       hasTransparency = data[index]! < 255;
     }
     const still = await canvas.convertToBlob({ type: 'image/png' });
-    return { hasTransparency, stillUrl: URL.createObjectURL(still) };
+    return { isImage: true, hasTransparency, stillUrl: URL.createObjectURL(still) };
   } catch {
     return none;
   }

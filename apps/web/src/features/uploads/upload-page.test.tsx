@@ -187,6 +187,118 @@ describe('Upload page', () => {
     expect(row('clear.png').getByLabelText('Type')).toHaveValue('gif');
   });
 
+  it('refuses a file that is not an image when chosen, sends none of it, and removes its row', async () => {
+    stubFirstFrames(() => 255);
+    // A text file named .gif: the browser cannot decode it (the stub tells it by its size).
+    const gifBytes = gif('x.gif').size;
+    vi.stubGlobal('createImageBitmap', async (file: File) => {
+      if (file.size === gifBytes) return { width: 1, height: 1, close: () => {} };
+      throw new DOMException('The source image could not be decoded.', 'InvalidStateError');
+    });
+    const { pending } = stubUploadRequests();
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File(['just some notes'], 'holiday_party.gif', { type: 'image/gif' }),
+      gif('party.gif'),
+    ]);
+    expect(await screen.findByRole('alert')).toHaveTextContent("holiday_party.gif isn't an image");
+    const refused = screen.getByRole('listitem', { name: 'holiday_party.gif' });
+    // One line: no fields to fill, no Retry (the same file would be refused again).
+    expect(within(refused).queryByLabelText('Title')).not.toBeInTheDocument();
+    expect(within(refused).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await waitFor(() => expect(pending).toHaveLength(1));
+    expect((pending[0]!.form.get('file') as File).name).toBe('party.gif');
+
+    await user.click(within(refused).getByRole('button', { name: 'Remove holiday_party.gif' }));
+    expect(screen.queryByRole('listitem', { name: 'holiday_party.gif' })).not.toBeInTheDocument();
+    expect(rows().getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('offers Retry when the network failed, and Clear finished empties the finished rows', async () => {
+    const { pending } = stubUploadRequests();
+    items.set('item-1', ownedItem('item-1'));
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [gif('party.gif')]);
+    await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
+    await waitFor(() => expect(pending).toHaveLength(1));
+    pending[0]!.fail();
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server');
+    const failed = screen.getByRole('listitem', { name: 'party.gif' });
+    expect(within(failed).queryByLabelText('Title')).not.toBeInTheDocument();
+    await user.click(within(failed).getByRole('button', { name: 'Retry party.gif' }));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    pending[1]!.accept({ uploadId: 'up-1', itemId: 'item-1', state: 'ready', url: '/u/up-1' });
+    expect(await row('party.gif').findByText('Ready', { exact: true })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Clear finished' }));
+    expect(screen.queryByRole('list', { name: 'Files to upload' })).not.toBeInTheDocument();
+  });
+
+  it('offers a still JPEG with no type until the person picks one, and sends none before', async () => {
+    const { pending } = stubUploadRequests();
+    await openUploadPage();
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Choose files'), [
+      new File(['jpeg'], 'beach.jpg', { type: 'image/jpeg' }),
+      gif('party.gif'),
+    ]);
+    await waitFor(() => expect(row('beach.jpg').getByLabelText('Type')).toHaveValue(''));
+    expect(row('beach.jpg').getByText(/beach\.jpg is a still image/)).toBeInTheDocument();
+    expect(row('party.gif').getByLabelText('Type')).toHaveValue('gif');
+
+    await user.click(screen.getByRole('button', { name: 'Upload 2 files' }));
+    expect(await row('beach.jpg').findByRole('alert')).toHaveTextContent(
+      'beach.jpg is a still image: choose whether it is a GIF or a Sticker.',
+    );
+    expect(row('beach.jpg').getByLabelText('Type')).toHaveAttribute('aria-invalid', 'true');
+    expect(pending).toHaveLength(0);
+
+    await user.selectOptions(row('beach.jpg').getByLabelText('Type'), 'Sticker');
+    expect(row('beach.jpg').queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Upload 2 files' }));
+    await waitFor(() => expect(pending).toHaveLength(2));
+    const sent = new Map(
+      pending.map((request) => [(request.form.get('file') as File).name, request.form.get('type')]),
+    );
+    expect(sent).toEqual(
+      new Map([
+        ['beach.jpg', 'sticker'],
+        ['party.gif', 'gif'],
+      ]),
+    );
+  });
+
+  it('proposes a see-through still PNG as a Sticker, and asks the type of an opaque one', async () => {
+    // A still PNG: its signature, then IDAT with no acTL before it; `padding` sets its size,
+    // which the first-frame stub reads back as the width.
+    const stillPng = (name: string, padding: number) =>
+      new File(
+        [
+          Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, padding]),
+          'IDAT',
+          new Uint8Array(padding + 4),
+        ],
+        name,
+        { type: 'image/png' },
+      );
+    const clear = stillPng('clear-still.png', 1);
+    stubFirstFrames((width) => (width === clear.size ? 0 : 255));
+    await openUploadPage();
+    await userEvent
+      .setup()
+      .upload(screen.getByLabelText('Choose files'), [clear, stillPng('solid-still.png', 2)]);
+    await waitFor(() => expect(row('solid-still.png').getByLabelText('Type')).toHaveValue(''));
+    await waitFor(() =>
+      expect(row('clear-still.png').getByLabelText('Type')).toHaveValue('sticker'),
+    );
+    expect(row('clear-still.png').queryByText(/is a still image/)).not.toBeInTheDocument();
+  });
+
   it('asks once for the batch who may see it, by keyboard, and sends that choice with every file', async () => {
     const { pending } = stubUploadRequests();
     await openUploadPage();

@@ -8,15 +8,19 @@ import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { ErrorState, LoadingIndicator, usePrefersReducedMotion } from '@/features/content';
+import { ApiClientError } from '@/lib/api-client.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { recentUploadsQueryOptions } from './api/recent-uploads.ts';
 import { sendUpload } from './api/send-upload.ts';
 import type { UploadFieldValues } from './api/send-upload.ts';
 import { uploadLimitsQueryOptions } from './api/upload-limits.ts';
 import { uploadsQueryKey } from './api/uploads-list.ts';
+import { FailedUploadRow } from './components/failed-upload-row.tsx';
 import { ItemFields } from './components/item-fields.tsx';
 import { UploadResult } from './components/upload-result.tsx';
+import { readIsStill } from './still-image.ts';
 import { readFirstFrame } from './transparency.ts';
+import type { FirstFrame } from './transparency.ts';
 
 type DraftStatus = 'waiting' | 'sending' | 'processing' | 'ready' | 'failed';
 
@@ -31,14 +35,35 @@ interface Draft {
   sentBytes: number;
   totalBytes: number;
   reason: string | null;
+  /** A failure sending again can mend: the network or the server, not the file. */
+  canRetry: boolean;
   uploadId: string | null;
   itemId: string | null;
   /** The file was already an item: the receipt answered that item, no copy was made. */
   isDuplicate: boolean;
+  /**
+   * An opaque JPEG or still PNG: no type is proposed, the person picks GIF or Sticker (a
+   * see-through one is proposed as a sticker, as any see-through file).
+   */
+  isStill: boolean;
+  isTypeChosen: boolean;
+  /** Upload was pressed while this still had no type. */
+  isTypeMissing: boolean;
 }
 
 /** Files sent at once: the rest wait their turn, each with its own progress. */
 const PARALLEL_SENDS = 2;
+
+/** No answer, a timeout, too many requests or a server fault: the same file may go through. */
+function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiClientError)) return false;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/** Nothing is left to do for a row: it became an item or was refused. */
+function isFinished(draft: Draft): boolean {
+  return draft.status === 'ready' || draft.status === 'failed';
+}
 
 function DraftRow({
   draft,
@@ -49,11 +74,13 @@ function DraftRow({
 }: {
   draft: Draft;
   canApplyToAll: boolean;
-  onChange: (values: UploadFieldValues) => void;
+  onChange: (values: UploadFieldValues, field: keyof UploadFieldValues) => void;
   onApplyToAll: () => void;
   onRemove: () => void;
 }) {
   const headingId = useId();
+  const typeErrorId = useId();
+  const needsType = draft.isStill && !draft.isTypeChosen;
   const isEditable = draft.status === 'waiting';
   // Under reduced motion the first frame stands in for the animation (nothing until it is read).
   const isReducedMotion = usePrefersReducedMotion();
@@ -107,15 +134,25 @@ function DraftRow({
               sentType={draft.values.type}
             />
           )}
-          {draft.status === 'failed' && (
-            <p role="alert" className="text-sm text-red-300">
-              {draft.reason}
-            </p>
-          )}
         </div>
         {/* Once an item, its details are the item's: edited there, not in these fields. */}
         {draft.status !== 'ready' && (
-          <ItemFields values={draft.values} onChange={onChange} isDisabled={!isEditable} />
+          <ItemFields
+            values={draft.values}
+            onChange={onChange}
+            isDisabled={!isEditable}
+            isTypeUnchosen={needsType}
+            typeErrorId={needsType && draft.isTypeMissing ? typeErrorId : undefined}
+          />
+        )}
+        {needsType && isEditable && (
+          <p
+            id={typeErrorId}
+            role={draft.isTypeMissing ? 'alert' : undefined}
+            className={`text-sm ${draft.isTypeMissing ? 'text-red-300' : 'text-gray-300'}`}
+          >
+            {draft.file.name} is a still image: choose whether it is a GIF or a Sticker.
+          </p>
         )}
         {isEditable && (
           <div className="flex flex-wrap gap-2">
@@ -174,6 +211,10 @@ export function UploadPage() {
   draftsRef.current = drafts;
   const inputId = useId();
   const nextKey = useRef(0);
+  // Each row's decoding, so a file is sent only once it is known to be an image.
+  const firstFrames = useRef(new Map<string, Promise<FirstFrame>>());
+  // Each row's still check, so a still is sent only once the person gave it a type.
+  const stills = useRef(new Map<string, Promise<boolean>>());
 
   const update = useCallback((key: string, change: Partial<Draft>) => {
     setDrafts((current) =>
@@ -206,17 +247,34 @@ export function UploadPage() {
           reason: isTooBig
             ? `${file.name} is over the limit of ${formatBytes(maxBytes)} per file: send a smaller file.`
             : null,
+          canRetry: false,
           uploadId: null,
           itemId: null,
           isDuplicate: false,
+          isStill: false,
+          isTypeChosen: false,
+          isTypeMissing: false,
         };
       });
       setDrafts((current) => [...current, ...added]);
       for (const draft of added) {
-        void readFirstFrame(draft.file).then(({ hasTransparency, stillUrl }) => {
+        const firstFrame = readFirstFrame(draft.file);
+        firstFrames.current.set(draft.key, firstFrame);
+        const isStill = Promise.all([readIsStill(draft.file), firstFrame]).then(
+          ([isStillImage, { hasTransparency }]) => isStillImage && !hasTransparency,
+        );
+        stills.current.set(draft.key, isStill);
+        void isStill.then((isOpaqueStill) => {
+          if (isOpaqueStill) update(draft.key, { isStill: true });
+        });
+        void firstFrame.then(({ isImage, hasTransparency, stillUrl }) => {
           setDrafts((current) =>
             current.map((entry) => {
               if (entry.key !== draft.key) return entry;
+              // A file no browser decodes (a text file named .gif) is refused here, unsent.
+              if (!isImage && entry.status === 'waiting') {
+                return { ...entry, status: 'failed', reason: `${entry.file.name} isn't an image` };
+              }
               const isSticker = hasTransparency && entry.status === 'waiting';
               return {
                 ...entry,
@@ -228,7 +286,7 @@ export function UploadPage() {
         });
       }
     },
-    [limits.data?.maxFileBytes],
+    [limits.data?.maxFileBytes, update],
   );
 
   // Object URLs live as long as their rows.
@@ -261,7 +319,7 @@ export function UploadPage() {
   });
 
   const sendOne = async (draft: Draft) => {
-    update(draft.key, { status: 'sending', sentBytes: 0 });
+    update(draft.key, { status: 'sending', sentBytes: 0, reason: null, canRetry: false });
     try {
       const values = { ...draft.values, visibility: visibilityRef.current };
       const receipt = await sendUpload(draft.file, values, {
@@ -274,14 +332,30 @@ export function UploadPage() {
         isDuplicate: receipt.isDuplicate,
       });
     } catch (error) {
-      update(draft.key, { status: 'failed', reason: (error as Error).message });
+      update(draft.key, {
+        status: 'failed',
+        reason: (error as Error).message,
+        canRetry: isRetryable(error),
+      });
     }
   };
 
   const sendAll = async () => {
     const queue = draftsRef.current.filter((draft) => draft.status === 'waiting');
+    // Like a form's missing field: nothing goes while a still has no type.
+    const isStill = await Promise.all(queue.map((draft) => stills.current.get(draft.key)));
+    const untyped = queue.filter((draft, index) => {
+      const current = draftsRef.current.find((entry) => entry.key === draft.key);
+      return isStill[index] && current?.status === 'waiting' && !current.isTypeChosen;
+    });
+    if (untyped.length > 0) {
+      for (const draft of untyped) update(draft.key, { isStill: true, isTypeMissing: true });
+      return;
+    }
     const workers = Array.from({ length: PARALLEL_SENDS }, async () => {
       for (let draft = queue.shift(); draft; draft = queue.shift()) {
+        const firstFrame = await firstFrames.current.get(draft.key);
+        if (firstFrame && !firstFrame.isImage) continue;
         // The row as it is now: edited since the button was pressed, or removed.
         const current = draftsRef.current.find((entry) => entry.key === draft!.key);
         if (current?.status === 'waiting') await sendOne(current);
@@ -289,6 +363,21 @@ export function UploadPage() {
     });
     await Promise.all(workers);
     await queryClient.invalidateQueries({ queryKey: uploadsQueryKey });
+  };
+
+  const retryOne = async (draft: Draft) => {
+    await sendOne(draft);
+    await queryClient.invalidateQueries({ queryKey: uploadsQueryKey });
+  };
+
+  const removeDrafts = (isRemoved: (draft: Draft) => boolean) => {
+    for (const draft of draftsRef.current.filter(isRemoved)) {
+      URL.revokeObjectURL(draft.previewUrl);
+      if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
+      firstFrames.current.delete(draft.key);
+      stills.current.delete(draft.key);
+    }
+    setDrafts((current) => current.filter((entry) => !isRemoved(entry)));
   };
 
   // Follow sent files until they are items (or refused).
@@ -303,7 +392,7 @@ export function UploadPage() {
       update(
         draft.key,
         upload.state === 'failed'
-          ? { status: 'failed', reason: upload.reason }
+          ? { status: 'failed', reason: upload.reason, canRetry: false }
           : {
               status: 'ready',
               itemId: upload.itemId,
@@ -378,37 +467,59 @@ export function UploadPage() {
       {drafts.length > 0 && (
         <>
           <ul aria-label="Files to upload" className="flex flex-col gap-4">
-            {drafts.map((draft) => (
-              <DraftRow
-                key={draft.key}
-                draft={draft}
-                canApplyToAll={waiting.length > 1}
-                onChange={(values) => update(draft.key, { values })}
-                onApplyToAll={() =>
-                  setDrafts((current) =>
-                    current.map((entry) =>
-                      entry.status === 'waiting'
-                        ? {
-                            ...entry,
-                            values: {
-                              ...entry.values,
-                              tags: draft.values.tags,
-                              category: draft.values.category,
-                              rating: draft.values.rating,
-                            },
-                          }
-                        : entry,
-                    ),
-                  )
-                }
-                onRemove={() => {
-                  URL.revokeObjectURL(draft.previewUrl);
-                  if (draft.stillUrl) URL.revokeObjectURL(draft.stillUrl);
-                  setDrafts((current) => current.filter((entry) => entry.key !== draft.key));
-                }}
-              />
-            ))}
+            {drafts.map((draft) =>
+              draft.status === 'failed' ? (
+                <FailedUploadRow
+                  key={draft.key}
+                  fileName={draft.file.name}
+                  reason={draft.reason}
+                  onRetry={draft.canRetry ? () => void retryOne(draft) : undefined}
+                  onRemove={() => removeDrafts((entry) => entry.key === draft.key)}
+                />
+              ) : (
+                <DraftRow
+                  key={draft.key}
+                  draft={draft}
+                  canApplyToAll={waiting.length > 1}
+                  onChange={(values, field) =>
+                    update(
+                      draft.key,
+                      field === 'type'
+                        ? { values, isTypeChosen: true, isTypeMissing: false }
+                        : { values },
+                    )
+                  }
+                  onApplyToAll={() =>
+                    setDrafts((current) =>
+                      current.map((entry) =>
+                        entry.status === 'waiting'
+                          ? {
+                              ...entry,
+                              values: {
+                                ...entry.values,
+                                tags: draft.values.tags,
+                                category: draft.values.category,
+                                rating: draft.values.rating,
+                              },
+                            }
+                          : entry,
+                      ),
+                    )
+                  }
+                  onRemove={() => removeDrafts((entry) => entry.key === draft.key)}
+                />
+              ),
+            )}
           </ul>
+          {drafts.some(isFinished) && (
+            <button
+              type="button"
+              className={`${buttonStyles.ghost} self-start px-3 py-1.5 text-xs`}
+              onClick={() => removeDrafts(isFinished)}
+            >
+              Clear finished
+            </button>
+          )}
           {waiting.length > 0 && (
             <div className="rounded-2xl border border-white/10 bg-white/5 p-4">
               <VisibilityChoice

@@ -74,7 +74,7 @@ export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDia
           </button>
           <button
             type="submit"
-            className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+            className={buttonStyles.danger}
             aria-disabled={ban.isPending || undefined}
           >
             Stop uploads

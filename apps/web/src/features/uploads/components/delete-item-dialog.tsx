@@ -55,7 +55,7 @@ export function DeleteItemDialog({
         </button>
         <button
           type="button"
-          className={`${buttonStyles.primary} bg-red-600 hover:bg-red-700`}
+          className={buttonStyles.danger}
           aria-disabled={remove.isPending}
           onClick={() => !remove.isPending && remove.mutate()}
         >

@@ -13,10 +13,15 @@ const labelClass = 'text-sm font-medium text-gray-200';
 
 interface ItemFieldsProps {
   values: UploadFieldValues;
-  onChange: (values: UploadFieldValues) => void;
+  /** `field` says which field the person changed. */
+  onChange: (values: UploadFieldValues, field: keyof UploadFieldValues) => void;
   isDisabled?: boolean;
   /** Animated text keeps its type. */
   isTypeFixed?: boolean;
+  /** A still picture: no type is proposed until the person picks one (docs/web.md, "Upload"). */
+  isTypeUnchosen?: boolean;
+  /** The id of the message saying the type is missing, while it shows. */
+  typeErrorId?: string;
 }
 
 /** Title, tags, type, category, rating and source: what a person says about an item. */
@@ -25,6 +30,8 @@ export function ItemFields({
   onChange,
   isDisabled = false,
   isTypeFixed = false,
+  isTypeUnchosen = false,
+  typeErrorId,
 }: ItemFieldsProps) {
   const id = useId();
   // Only admins add categories: a person files an item under one that exists
@@ -37,7 +44,7 @@ export function ItemFields({
     ]),
   ];
   const set = <K extends keyof UploadFieldValues>(key: K, value: UploadFieldValues[K]) =>
-    onChange({ ...values, [key]: value });
+    onChange({ ...values, [key]: value }, key);
   return (
     <div className="grid gap-3 sm:grid-cols-2">
       <div className="flex flex-col gap-1 sm:col-span-2">
@@ -68,11 +75,18 @@ export function ItemFields({
         </label>
         <select
           id={`${id}-type`}
-          value={values.type}
+          value={isTypeUnchosen ? '' : values.type}
           disabled={isDisabled || isTypeFixed}
+          aria-invalid={typeErrorId ? true : undefined}
+          aria-describedby={typeErrorId}
           onChange={(event) => set('type', event.target.value as UploadItemType)}
           className={fieldClass}
         >
+          {isTypeUnchosen && (
+            <option value="" disabled>
+              A still image: choose
+            </option>
+          )}
           <option value="gif">GIF</option>
           <option value="sticker">Sticker</option>
         </select>

@@ -3,6 +3,7 @@ import type { ItemVisibility, Upload, Uploader, UploadState } from '@sticky/cont
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Ban, Eye, EyeOff, Link2, Pencil, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { useAuth } from '@/features/auth';
@@ -235,7 +236,8 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
 interface UploadsTableProps {
   scope: UploadsScope;
   label: string;
-  emptyText: string;
+  /** What an empty list says, with what to do about it. */
+  emptyText: ReactNode;
 }
 
 /** Uploads newest first with their state, filtered by state, a page at a time. */
@@ -263,7 +265,9 @@ export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
       ) : query.error ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
       ) : uploads.length === 0 ? (
-        <p className="py-8 text-center text-gray-300">{emptyText}</p>
+        <div className="flex flex-col items-center gap-3 py-8 text-center text-gray-300">
+          {emptyText}
+        </div>
       ) : (
         <ul aria-label={label} className="flex flex-col gap-3">
           {uploads.map((upload) => (

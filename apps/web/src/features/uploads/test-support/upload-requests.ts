@@ -10,6 +10,8 @@ export interface PendingUpload {
   progress: (sent: number, total: number) => void;
   /** Answers 202 with this one receipt. */
   accept: (receipt: Partial<UploadReceipt>) => void;
+  /** Ends with no answer, as when the network drops. */
+  fail: () => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function stubUploadRequests() {
           });
           this.onload?.();
         },
+        fail: () => this.onerror?.(),
       });
     }
   }
