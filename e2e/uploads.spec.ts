@@ -300,8 +300,13 @@ test.describe('uploads', () => {
     await row.getByRole('button', { name: `Hide Hideable ${word}` }).click();
     await expect(row.getByText('Hidden', { exact: true })).toBeVisible();
 
-    const byId = await adminPage.request.get(`/v1/gifs/${itemId}?api_key=${e2eApiKey}`);
+    // Gone for everyone else; its owner and admins still open it, never from a shared cache
+    // (docs/uploads.md, "Visibility").
+    const byId = await otherPage.request.get(`/v1/gifs/${itemId}?api_key=${e2eApiKey}`);
     expect(byId.status()).toBe(404);
+    const byIdForAdmin = await adminPage.request.get(`/v1/gifs/${itemId}`);
+    expect(byIdForAdmin.status()).toBe(200);
+    expect(byIdForAdmin.headers()['cache-control']).toBe('private, no-store');
     const search = await adminPage.request.get(
       `/v1/gifs/search?q=hideable ${word}&api_key=${e2eApiKey}`,
     );
