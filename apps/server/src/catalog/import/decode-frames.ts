@@ -18,14 +18,10 @@ export interface SourceMedia {
 }
 
 /**
- * Full-size frames decoded at once before the repeats among them are dropped and resized. An
- * animation whose frames all fit in DECODE_WHOLE_BYTES is decoded in one go (decodeWhole): each
- * slice reopens the file, and a GIF's decoder may have to decode every frame before the slice's
- * first again (five slices of a 512 px, 72-frame emoji cost twice its decoding). A longer one
- * goes in slices under glibc's largest mmap threshold (32 MB), each reusing the memory of the
- * one before instead of faulting in fresh pages: 64 MB slices spent a quarter of a screen
- * recording's decoding in the kernel; 16 MB ones cost 16 % less CPU over ../shared/data/gifs'
- * recordings.
+ * An animation whose frames all fit in DECODE_WHOLE_BYTES is decoded in one go (decodeWhole),
+ * since each slice reopens the file; a longer one in slices of DECODE_SLICE_BYTES of full-size
+ * frames, under glibc's largest mmap threshold so that each reuses the memory of the one before
+ * (docs/catalog.md, "Rendition settings").
  */
 const DECODE_SLICE_BYTES = 16 * 1024 * 1024;
 const DECODE_WHOLE_BYTES = 128 * 1024 * 1024;
@@ -137,9 +133,8 @@ export async function decodeFrames(source: SourceMedia, size: Size): Promise<Raw
       },
     });
     if (isResized) {
-      // Lanczos 2 in one step from full size: closer to Lanczos 3 (PSNR about 50 dB against
-      // it over ../shared/data/gifs' tiles) than bilinear followed by Lanczos 3 at the
-      // rendition's size (42–46 dB), for about the CPU of bilinear.
+      // Lanczos 2 in one step from full size: closer to Lanczos 3 than bilinear followed by
+      // Lanczos 3, for about the CPU of bilinear (docs/catalog.md, "Rendition settings").
       pipeline = pipeline.resize({
         width: size.width,
         height: size.height,
@@ -166,9 +161,8 @@ export async function decodeFrames(source: SourceMedia, size: Size): Promise<Raw
 
 /**
  * A short animation (all its frames within DECODE_WHOLE_BYTES) decoded and resized in one
- * pipeline: its full-size frames never sit in memory (faulting in 75 MB of fresh pages cost
- * a 512 px emoji a quarter of its decoding), and repeats are merged once resized (a short
- * animation has few).
+ * pipeline: its full-size frames never sit in memory (docs/catalog.md, "Rendition settings"),
+ * and repeats are merged once resized (a short animation has few).
  */
 async function decodeWhole(source: SourceMedia, size: Size): Promise<RawFrames> {
   const { info } = source;

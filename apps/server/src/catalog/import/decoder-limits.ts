@@ -23,8 +23,8 @@ export function buildWorkerEnv(
 
 /**
  * The hard limit (RLIMIT_DATA) of a decoder process: its sampled budget and a quarter, plus
- * what an idle Node worker already counts there without using it (thread stacks, V8's and
- * glibc's reservations: 640 MB measured for 69 MB resident).
+ * what an idle Node worker already counts there without using it (docs/catalog.md, "Rendition
+ * settings").
  */
 export function hardMemoryLimitBytes(maxMemoryBytes: number): number {
   return Math.ceil(maxMemoryBytes * 1.25) + 1024 * 1024 * 1024;
@@ -38,9 +38,8 @@ export const PHASE_CPU_FACTOR: Record<RenderPhase, number> = { ready: 1, later: 
 
 /**
  * Extra CPU time for a file that passed validation, from its decoded pixels (width × height ×
- * frames), so a long but legitimate animation is not cut short. Measured here: small animations
- * cost up to about 1 s per million pixels (GIF's palette quantiser dominates), long screen
- * recordings about 0.04 s (repeated frames are merged first); this allows a good margin over both.
+ * frames), so a long but legitimate animation is not cut short; a good margin over what small
+ * animations and long recordings were measured to cost (docs/catalog.md, "Rendition settings").
  */
 export function cpuAllowanceMs(pixels: number): number {
   const megapixels = pixels / 1e6;

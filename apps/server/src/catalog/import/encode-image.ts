@@ -3,22 +3,21 @@ import type { Sharp, WebpOptions } from 'sharp';
 import type { Size } from './rendition-sizes.ts';
 
 /**
- * `original` in WebP (made from a GIF, PNG or JPEG) stays close to its source: full quality
- * alpha, quality 80. Effort 2 costs half of the default for files about 3 % larger.
+ * `original` in WebP (made from a GIF, PNG or JPEG) stays close to its source; effort 2 for
+ * half the default's CPU (docs/catalog.md, "Rendition settings").
  */
 export const ORIGINAL_WEBP_OPTIONS = { quality: 80, alphaQuality: 100, effort: 2 } as const;
 
 /**
  * Every other WebP rendition is what the grid and the pickers load, so it is sized for the
- * wire: about half the bytes of the original settings, no visible difference at 200 px (colour
- * PSNR about 1 dB lower). Alpha quality 70 is libwebp's 16 quantised alpha levels, where the
- * alpha plane stops costing a third of a sticker's file. Effort 2: over ../shared/data/gifs'
- * 200 px tiles, 28 % less CPU than effort 3 for 5 % more bytes (the grid's tile is made before
- * the item shows, so its time is the import's).
+ * wire (docs/catalog.md, "Rendition settings").
  */
 export const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 2 } as const;
 
-/** Lossless at effort 1: the same bytes as effort 3 on palette art, 2–8 times less CPU. */
+/**
+ * Lossless at effort 1: on palette art, effort 3's bytes for far less CPU (docs/catalog.md,
+ * "Rendition settings").
+ */
 const LOSSLESS_WEBP_OPTIONS = { lossless: true, effort: 1 } as const;
 
 /**
@@ -33,10 +32,8 @@ export const RETRY_WEBP_OPTIONS: readonly WebpOptions[] = [
 ];
 
 /**
- * GIF: effort 1 quantises several times faster than the default for nearly the same size.
- * Pixels that change by less than 8 between frames are left to the previous frame (transparent,
- * which LZW packs into little), and a frame reuses the previous palette when that costs less than
- * 12 in error: a terminal recording shrinks to a quarter, a 3D sticker by a tenth.
+ * GIF: a fast quantizer, and small changes between frames left to the previous frame and its
+ * palette, which LZW packs into little (docs/catalog.md, "Rendition settings").
  */
 export const GIF_OPTIONS = { effort: 1, interFrameMaxError: 8, interPaletteMaxError: 12 } as const;
 

@@ -47,7 +47,7 @@ export function spanFrames(delays: readonly number[], total: number, span: Span)
 /**
  * Consecutive identical frames (a terminal recording waiting for input, a pause) become one
  * frame showing for their summed delays: it plays the same, and the encoders, GIF's palette
- * quantiser above all, have far fewer frames to work through. Compacts in place.
+ * quantizer above all, have far fewer frames to work through. Compacts in place.
  */
 export function mergeRepeatedFrames(raw: RawFrames): RawFrames {
   const frameBytes = raw.width * raw.pageHeight * (raw.channels ?? 4);
@@ -130,7 +130,7 @@ export const MAX_OPACITY_CHECK_PIXELS = 350_000;
 
 /** Whether every pixel of RGBA frames is fully opaque. */
 export function isOpaqueRgba(frames: Buffer): boolean {
-  // A word per pixel where the buffer allows it: about 2 ns a pixel.
+  // A word per pixel where the buffer allows it (docs/catalog.md, "Rendition settings").
   if (frames.byteOffset % 4 === 0 && os.endianness() === 'LE') {
     const pixels = new Uint32Array(frames.buffer, frames.byteOffset, frames.length >> 2);
     // Little-endian RGBA: alpha is the top byte.

@@ -248,7 +248,7 @@ export class MediaRenderer implements RenditionMaker {
 
   /**
    * A GIF's `original_still` as its own first frame, copied (gif-blocks.ts): the same picture
-   * its decoding gives, without quantising it again. Undefined when the file does not allow it.
+   * its decoding gives, without quantizing it again. Undefined when the file does not allow it.
    */
   copyFirstGifFrame(): Promise<RenderedFile> | undefined {
     if (this.info.format !== 'gif') return undefined;

@@ -78,7 +78,7 @@ export class StagingFolder {
 
   /**
    * Flushes a staged file to disk, in the background, so the next rendition is made meanwhile
-   * (docs/catalog.md, "Renditions").
+   * (docs/catalog.md, "Rendition settings").
    */
   private flushLater(file: string): void {
     this.syncs.push(

@@ -32,7 +32,7 @@ export async function encodeVideoRendition(
   const { format, size, selected } = rendition;
   const { pipeline, delays } = selected;
   // H.264 has no alpha, and a GIF's WebM shows what its MP4 shows: flattened onto black (sRGB,
-  // a grey source included). A transparent item's WebM keeps its alpha.
+  // a gray source included). A transparent item's WebM keeps its alpha.
   const hasAlpha = format === 'webm' && rendition.isTransparent;
   const flat = hasAlpha ? pipeline.ensureAlpha() : pipeline.flatten({ background: '#000000' });
   const { data, info: out } = await flat
