@@ -6,13 +6,13 @@ import type { Size } from './rendition-sizes.ts';
  * `original` in WebP (made from a GIF, PNG or JPEG) stays close to its source; effort 2 for
  * half the default's CPU (docs/catalog.md, "Rendition settings").
  */
-export const ORIGINAL_WEBP_OPTIONS = { quality: 80, alphaQuality: 100, effort: 2 } as const;
+const ORIGINAL_WEBP_OPTIONS = { quality: 80, alphaQuality: 100, effort: 2 } as const;
 
 /**
  * Every other WebP rendition is what the grid and the pickers load, so it is sized for the
  * wire (docs/catalog.md, "Rendition settings").
  */
-export const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 2 } as const;
+const SMALL_WEBP_OPTIONS = { quality: 60, alphaQuality: 70, effort: 2 } as const;
 
 /**
  * Lossless at effort 1: on palette art, effort 3's bytes for far less CPU (docs/catalog.md,
@@ -26,7 +26,7 @@ const LOSSLESS_WEBP_OPTIONS = { lossless: true, effort: 1 } as const;
  * 1-bit clock, a terminal recording) where lossy VP8 spends bytes on edges. `original` only
  * tries lossless, which loses nothing.
  */
-export const RETRY_WEBP_OPTIONS: readonly WebpOptions[] = [
+const RETRY_WEBP_OPTIONS: readonly WebpOptions[] = [
   { quality: 45, alphaQuality: 50, effort: 3 },
   LOSSLESS_WEBP_OPTIONS,
 ];
@@ -35,7 +35,7 @@ export const RETRY_WEBP_OPTIONS: readonly WebpOptions[] = [
  * GIF: a fast quantizer, and small changes between frames left to the previous frame and its
  * palette, which LZW packs into little (docs/catalog.md, "Rendition settings").
  */
-export const GIF_OPTIONS = { effort: 1, interFrameMaxError: 8, interPaletteMaxError: 12 } as const;
+const GIF_OPTIONS = { effort: 1, interFrameMaxError: 8, interPaletteMaxError: 12 } as const;
 
 /** A pipeline over the frames a rendition shows, with their delays. */
 export interface SelectedFrames {

@@ -9,7 +9,7 @@ const TICK_MS = 10;
  * CPU time (user + system, all threads, and children it has waited for) and resident memory
  * of a process, from /proc.
  */
-export function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
+function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces: fields are counted after its closing parenthesis.
