@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatBytes } from '@sticky/contracts';
 import {
   buildWorkerEnv,
   cpuAllowanceMs,
@@ -292,8 +293,10 @@ export class MediaProcessor {
     if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
       this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
     } else if (usage && usage.rssBytes > this.maxMemoryBytes) {
-      const megabytes = Math.round(this.maxMemoryBytes / (1024 * 1024));
-      this.abort(slot, `decoding it needed more than ${megabytes} MB of memory`);
+      this.abort(
+        slot,
+        `decoding it needed more than ${formatBytes(this.maxMemoryBytes)} of memory`,
+      );
     } else if (Date.now() - slot.startedAt > slot.cpuBudgetMs * this.wallFactor) {
       this.abort(
         slot,
