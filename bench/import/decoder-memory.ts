@@ -47,7 +47,7 @@ function readOwnCpuSeconds(pid: number): number | undefined {
   }
 }
 
-/** Children of a process: every thread's `children` list (what media-processor.ts reads too). */
+/** Children of a process: every thread's `children` list (what process-tree.ts reads too). */
 function readChildren(pid: number): number[] {
   let threads: string[];
   try {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { CreateUploadsResponse } from '@sticky/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../auth/sessions.ts';
-import { listDescendants } from '../catalog/import/media-processor.ts';
+import { listDescendants } from '../catalog/import/process-tree.ts';
 import { planRenditions } from '../catalog/import/rendition-plan.ts';
 import { createTestDatabase } from '../test-support/database.ts';
 import type { TestDatabase } from '../test-support/database.ts';

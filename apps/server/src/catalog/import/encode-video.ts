@@ -10,12 +10,10 @@ import type { FrameTiming } from './webm-mux.ts';
  * raw RGBA (or RGB) frames that sharp decoded, from its stdin: its demuxers and decoders never
  * see an uploaded or rendered file.
  *
- * The WebM is VP9 whose colour and alpha ffmpeg codes as two streams, each at its own quality,
- * muxed into one file by webm-mux.ts. The ffmpeg that @ffmpeg-installer ships (4.1) codes a
+ * The WebM is VP9 whose color and alpha ffmpeg codes as two streams, each at its own quality,
+ * muxed into one file by webm-mux.ts: the ffmpeg that @ffmpeg-installer ships (4.1) codes a
  * `yuva420p` input's alpha with a second encoder that takes none of the quality or speed
- * settings: on a 200 px, 99-frame Noto emoji its VP8 WebM was 203 KB, half of it alpha at the
- * default quantiser, where the two VP9 streams are 120 KB at the same colour SSIM (0.982) and an
- * alpha SSIM of 0.985. Browsers that play WebM with alpha (Chromium, Firefox) play VP9.
+ * settings (docs/catalog.md, "Renditions"). Browsers that play WebM with alpha play VP9.
  */
 export type VideoCodec = 'h264' | 'vp9';
 
@@ -139,10 +137,8 @@ export function planTimeline(
 
 /**
  * For a WebM: each frame once (the frames `repeat` times over), starting when the animation
- * shows it, to the millisecond. VP9 codes a frame repeated for a constant rate at a real cost:
- * the 200 px tile of a 58-second terminal recording (380 frames, 1,464 at its constant rate) was
- * 145 KB, and is 96 KB with each frame once; the 24 GIFs of ../shared/data/gifs, 310 → 203 KB
- * in 7.7 → 4.2 s of encoding.
+ * shows it, to the millisecond. VP9 codes a frame repeated for a constant rate at a real cost
+ * (docs/catalog.md, "Rendition settings").
  */
 export function planFrameTimes(
   delays: readonly number[],
@@ -168,10 +164,9 @@ export function planFrameTimes(
 const LARGE_FRAME_PIXELS = 120_000;
 
 /**
- * x264's `veryfast` preset at CRF 23 for the tiles: over ../shared/data/gifs' 200 px tiles,
- * 30–45 % less CPU than `fast` at CRF 25 for files of the same size and SSIM within 0.0015 of
- * them (0.9973 against 0.9979 on a terminal recording). The tiles are made before an item shows
- * (docs/catalog.md, "Renditions"), so their encoding is the import's time.
+ * x264's `veryfast` preset at CRF 23 for the tiles: `fast` at CRF 25's bytes and SSIM for less
+ * CPU, and the tiles are made before an item shows, so their encoding is the import's time
+ * (docs/catalog.md, "Rendition settings").
  */
 const H264_PRESET = 'veryfast';
 const H264_TILE_CRF = 23;
@@ -180,35 +175,22 @@ const H264_LARGE_CRF = 25;
 /**
  * Key frames: one per video, its first, plus what the encoder places at scene cuts. A loop is
  * played from its start and never sought, so the encoders' default of one every 250 frames only
- * spent bytes on long animations: on a 58-second terminal recording (380 frames, played as about
- * 1,160), the 200 px H.264 tile went from 163 to 147 KB at SSIM 0.9939 → 0.9933. A WebM's two
- * streams get the same interval, so their first key frames meet (webm-mux.ts).
+ * spent bytes on long animations (docs/catalog.md, "Rendition settings"). A WebM's two streams
+ * get the same interval, so their first key frames meet (webm-mux.ts).
  */
 const keyframeArguments = (frames: number) => ['-g', String(Math.max(1, frames))];
 
 /**
- * VP9 for a sticker's tile at the quality of a GIF's H.264 tile: on a 200 px, 99-frame Noto
- * emoji, colour at CRF 40 kept SSIM 0.982 (VP8's tile, 0.981) in 74 KB, and alpha five steps
- * finer kept its edges clean (SSIM 0.985) in 45 KB, at speed 5. Tiles are now encoded at speed
- * 2 (`VP9_TILE_SPEED`), whose better search gives the same quality at a coarser CRF: 43 at
- * speed 2 against 40 at speed 5, over ten GIFs and emoji at 200 px, is 20 to 35 % fewer bytes
- * at the same SSIM or better (a terminal recording 110 → 76 KB at 0.9860 → 0.9867, three emoji
- * with alpha 22 to 27 % lighter and as close to their source over grey). Encoding the 24 GIF
- * tiles of ../shared/data/gifs took 5 % longer, the 72 stickers' 14 % (later renditions, made
- * after the item shows: docs/catalog.md, "Renditions"). Large frames (the item page's original)
- * start from 1-bit GIF edges that resizing has not smoothed, whose alpha costs more than its
- * colour: both at CRF 36, the 512 px original of that emoji keeps colour SSIM 0.995 (VP8's,
- * 0.994) and alpha 0.9999 in about 270 KB (VP8's: 316 KB), at a faster speed setting.
+ * VP9 tiles at the quality of a GIF's H.264 tile, at speed 2 (`VP9_TILE_SPEED`), whose better
+ * search keeps that quality at a coarser CRF; the alpha stream finer, so edges stay clean. Large
+ * frames (the item page's original) start from 1-bit GIF edges that resizing has not smoothed,
+ * so their alpha gets the color's CRF, at a faster speed (docs/catalog.md, "Rendition settings").
  *
  * A transparent item's tile is coded in two passes: the first reads the whole loop, so the
  * second can code what returns (a shape that swings back, a still background) once, as hidden
- * reference frames. Transparent items are drawn (emoji, animated text), and at CRF 48 (alpha 43)
- * their tiles look as they did in one pass at CRF 43 (their composite over a dark or a white page
- * within 0.0002 of its SSIM, the alpha's higher) in 21 to 48 % fewer bytes, with
- * `paintHiddenPixels`: a Noto broken heart 93 → 49 KB, a Fluent man dancing 107 → 75 KB. A GIF's
- * tile stays in one pass: GIFs are often filmed, where two passes are no lighter at the same
- * SSIM (a race horse 6.1 KB at 0.9856 either way), and a screen recording got sharper, not
- * lighter (a terminal recording 76 KB at 0.9867 → 0.9936).
+ * reference frames; at a coarser CRF its tiles look as they did in one pass, in fewer bytes. A
+ * GIF's tile stays in one pass: GIFs are often filmed, where two passes are no lighter at the
+ * same SSIM (docs/catalog.md, "Rendition settings").
  */
 const VP9_TILE_CRF = 43;
 const VP9_TRANSPARENT_TILE_CRF = 48;

@@ -11,7 +11,7 @@ import { listFilesUnder } from '../../test-support/files.ts';
 import { makeAnimation } from '../../test-support/media.ts';
 import { isProcessAlive, waitForExit } from '../../test-support/processes.ts';
 import { MEDIA_TEMP_DIR } from '../../storage/media-paths.ts';
-import { listDescendants } from './media-processor.ts';
+import { listDescendants } from './process-tree.ts';
 import { planRenditions } from './rendition-plan.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAnimation } from '../../test-support/media.ts';
 import { encodeVideo } from './encode-video.ts';
-import { hardMemoryLimitBytes, listDescendants, MediaProcessor } from './media-processor.ts';
+import { hardMemoryLimitBytes } from './decoder-limits.ts';
+import { MediaProcessor } from './media-processor.ts';
+import { listDescendants } from './process-tree.ts';
 
 const limits = {
   maxBytes: 10 * 1024 * 1024,

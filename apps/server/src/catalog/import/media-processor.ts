@@ -1,11 +1,18 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatBytes } from '@sticky/contracts';
+import {
+  buildWorkerEnv,
+  cpuAllowanceMs,
+  hardMemoryLimitBytes,
+  PHASE_CPU_FACTOR,
+} from './decoder-limits.ts';
 import type { ImportLimits, MediaInfo } from './inspect-media.ts';
+import { killTree, readTreeUsage } from './process-tree.ts';
 import type { RenderedFile } from './render-renditions.ts';
 import type { RenderPhase } from './rendition-plan.ts';
 import type { WorkerMessage, WorkerTask } from './media-worker.ts';
@@ -81,129 +88,9 @@ interface Slot {
 }
 
 const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media-worker.ts');
-/** Linux reports process CPU time in clock ticks of 1/100 s. */
-const TICK_MS = 10;
 
 function tsxLoaderUrl(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-}
-
-/**
- * CPU time (user + system, all threads, and children it has waited for) and resident memory
- * of a process, from /proc.
- */
-export function readProcessUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may contain spaces: fields are counted after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields[field]), 0);
-    const cpuMs = ticks * TICK_MS;
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const rssBytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-    return Number.isFinite(cpuMs) && Number.isFinite(rssBytes) ? { cpuMs, rssBytes } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every live descendant of a process (children of each of its threads, recursively). */
-export function listDescendants(pid: number): number[] {
-  const found: number[] = [];
-  const visit = (parent: number) => {
-    let threads: string[];
-    try {
-      threads = fs.readdirSync(`/proc/${parent}/task`);
-    } catch {
-      return;
-    }
-    for (const thread of threads) {
-      let children = '';
-      try {
-        children = fs.readFileSync(`/proc/${parent}/task/${thread}/children`, 'utf8');
-      } catch {
-        continue;
-      }
-      for (const child of children.split(' ').filter(Boolean).map(Number)) {
-        if (!found.includes(child)) {
-          found.push(child);
-          visit(child);
-        }
-      }
-    }
-  };
-  visit(pid);
-  return found;
-}
-
-/** A process with its descendants (the worker and its encoders): CPU and memory summed. */
-export function readTreeUsage(pid: number): { cpuMs: number; rssBytes: number } | undefined {
-  const own = readProcessUsage(pid);
-  if (!own) return undefined;
-  for (const descendant of listDescendants(pid)) {
-    const usage = readProcessUsage(descendant);
-    if (!usage) continue;
-    own.cpuMs += usage.cpuMs;
-    own.rssBytes += usage.rssBytes;
-  }
-  return own;
-}
-
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  // Descendants first: once the worker is gone they are no longer findable as its children.
-  for (const target of [...listDescendants(pid), pid]) {
-    try {
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/**
- * What a decoder process may see of our environment: nothing secret (SESSION_SECRET, client
- * secrets, DATABASE_URL), only what Node and libvips need to run. docs/security.md, "Media
- * processing".
- */
-const CHILD_ENV_NAMES = ['PATH', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'NODE_ENV'] as const;
-
-export function buildWorkerEnv(
-  env: NodeJS.ProcessEnv,
-  extra: Record<string, string>,
-): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of CHILD_ENV_NAMES) {
-    const value = env[name];
-    if (value !== undefined) kept[name] = value;
-  }
-  return { ...kept, ...extra };
-}
-
-/**
- * The hard limit (RLIMIT_DATA) of a decoder process: its sampled budget and a quarter, plus
- * what an idle Node worker already counts there without using it (thread stacks, V8's and
- * glibc's reservations: 640 MB measured for 69 MB resident).
- */
-export function hardMemoryLimitBytes(maxMemoryBytes: number): number {
-  return Math.ceil(maxMemoryBytes * 1.25) + 1024 * 1024 * 1024;
-}
-
-/**
- * A phase's CPU allowance over the ready one's: the later renditions include full-size and
- * 15-second videos, several times the work of the tiles.
- */
-const PHASE_CPU_FACTOR: Record<RenderPhase, number> = { ready: 1, later: 3, all: 4 };
-
-/**
- * Extra CPU time for a file that passed validation, from its decoded pixels (width × height ×
- * frames), so a long but legitimate animation is not cut short. Measured here: small animations
- * cost up to about 1 s per million pixels (GIF's palette quantiser dominates), long screen
- * recordings about 0.04 s (repeated frames are merged first); this allows a good margin over both.
- */
-export function cpuAllowanceMs(pixels: number): number {
-  const megapixels = pixels / 1e6;
-  return Math.ceil(1500 * Math.min(megapixels, 10) + 150 * Math.max(0, megapixels - 10));
 }
 
 /**
@@ -406,8 +293,10 @@ export class MediaProcessor {
     if (usage && usage.cpuMs - slot.cpuAtStart > slot.cpuBudgetMs) {
       this.abort(slot, `decoding it took more than ${seconds(slot.cpuBudgetMs)} of CPU time`);
     } else if (usage && usage.rssBytes > this.maxMemoryBytes) {
-      const megabytes = Math.round(this.maxMemoryBytes / (1024 * 1024));
-      this.abort(slot, `decoding it needed more than ${megabytes} MB of memory`);
+      this.abort(
+        slot,
+        `decoding it needed more than ${formatBytes(this.maxMemoryBytes)} of memory`,
+      );
     } else if (Date.now() - slot.startedAt > slot.cpuBudgetMs * this.wallFactor) {
       this.abort(
         slot,
