@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, LogOut, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { Modal } from '@/components/modal.tsx';
 import { useLogout } from '@/features/auth';
 import { notify } from '@/lib/notify.ts';
@@ -63,27 +64,16 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           setIsConfirming(false);
         }}
       >
-        {revokeAll.error && (
-          <p role="alert" className="mb-3 text-sm text-red-300">
-            {revokeAll.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            onClick={() => setIsConfirming(false)}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={buttonStyles.danger}
-            aria-disabled={revokeAll.isPending}
-            onClick={() => !revokeAll.isPending && revokeAll.mutate()}
-          >
-            {revokeAll.isPending ? 'Revoking…' : 'Revoke every token'}
-          </button>
+        <div className="flex flex-col gap-3">
+          <DialogActions
+            error={revokeAll.error}
+            isPending={revokeAll.isPending}
+            label="Revoke every token"
+            pendingLabel="Revoking…"
+            tone="danger"
+            onCancel={() => setIsConfirming(false)}
+            onConfirm={() => revokeAll.mutate()}
+          />
         </div>
       </Modal>
     </section>

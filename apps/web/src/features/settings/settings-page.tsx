@@ -5,6 +5,7 @@ import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { Modal } from '@/components/modal.tsx';
 import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { useAuth } from '@/features/auth';
@@ -184,23 +185,16 @@ function RevokeTokenDialog({
         onClose();
       }}
     >
-      {revoke.error && (
-        <p role="alert" className="mb-3 text-sm text-red-300">
-          {revoke.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={buttonStyles.secondary} onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={buttonStyles.danger}
-          aria-disabled={revoke.isPending}
-          onClick={() => token && !revoke.isPending && revoke.mutate(token.id)}
-        >
-          {revoke.isPending ? 'Revoking…' : 'Revoke token'}
-        </button>
+      <div className="flex flex-col gap-3">
+        <DialogActions
+          error={revoke.error}
+          isPending={revoke.isPending}
+          label="Revoke token"
+          pendingLabel="Revoking…"
+          tone="danger"
+          onCancel={onClose}
+          onConfirm={() => token && revoke.mutate(token.id)}
+        />
       </div>
     </Modal>
   );

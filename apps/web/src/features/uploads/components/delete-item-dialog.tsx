@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { notify } from '@/lib/notify.ts';
 import { deleteItem, refreshAfterItemChange } from '../api/owned-item.ts';
 import { Modal } from '@/components/modal.tsx';
@@ -40,27 +40,16 @@ export function DeleteItemDialog({
         onOpenChange(next);
       }}
     >
-      {remove.error && (
-        <p role="alert" className="mb-3 text-sm text-red-300">
-          {remove.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button
-          type="button"
-          className={buttonStyles.secondary}
-          onClick={() => onOpenChange(false)}
-        >
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={buttonStyles.danger}
-          aria-disabled={remove.isPending}
-          onClick={() => !remove.isPending && remove.mutate()}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
+      <div className="flex flex-col gap-3">
+        <DialogActions
+          error={remove.error}
+          isPending={remove.isPending}
+          label="Delete"
+          pendingLabel="Deleting…"
+          tone="danger"
+          onCancel={() => onOpenChange(false)}
+          onConfirm={() => remove.mutate()}
+        />
       </div>
     </Modal>
   );
