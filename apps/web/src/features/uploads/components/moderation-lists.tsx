@@ -9,6 +9,7 @@ import {
   unblockHash,
 } from '../api/blocked-hashes.ts';
 import { liftUploadBan, uploadBansQueryKey, uploadBansQueryOptions } from '../api/upload-bans.ts';
+import { NextPageButton } from './next-page-button.tsx';
 
 const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
 
@@ -99,15 +100,7 @@ export function BlockedHashesList() {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          onClick={() => void query.fetchNextPage()}
-        >
-          More blocked files
-        </button>
-      )}
+      <NextPageButton query={query} label="More blocked files" />
     </div>
   );
 }

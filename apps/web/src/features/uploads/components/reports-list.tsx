@@ -9,6 +9,7 @@ import { notify } from '@/lib/notify.ts';
 import { auditQueryKey } from '../api/admin-audit.ts';
 import { closeReport, reportsQueryKey, reportsQueryOptions } from '../api/admin-reports.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
+import { NextPageButton } from './next-page-button.tsx';
 
 const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
 
@@ -144,16 +145,7 @@ export function ReportsList() {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          aria-disabled={query.isFetchingNextPage || undefined}
-          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'More reports'}
-        </button>
-      )}
+      <NextPageButton query={query} label="More reports" />
     </div>
   );
 }

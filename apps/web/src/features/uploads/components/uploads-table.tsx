@@ -17,6 +17,7 @@ import { getItemPagePath, getItemPageUrl } from '../item-links.ts';
 import { BanUploaderDialog } from './ban-uploader-dialog.tsx';
 import { DeleteItemDialog } from './delete-item-dialog.tsx';
 import { EditItemDialog } from './edit-item-dialog.tsx';
+import { NextPageButton } from './next-page-button.tsx';
 import { UploadStateBadge } from './upload-state-badge.tsx';
 
 const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
@@ -275,16 +276,7 @@ export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          aria-disabled={query.isFetchingNextPage}
-          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <NextPageButton query={query} label="Load more" />
     </div>
   );
 }
