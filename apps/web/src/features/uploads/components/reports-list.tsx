@@ -10,6 +10,7 @@ import { auditQueryKey } from '../api/admin-audit.ts';
 import { closeReport, reportsQueryKey, reportsQueryOptions } from '../api/admin-reports.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import { NextPageButton } from './next-page-button.tsx';
+import { StateFilter } from './state-filter.tsx';
 
 const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
 
@@ -119,19 +120,7 @@ export function ReportsList() {
   const reports = query.data?.pages.flatMap((page) => page.reports) ?? [];
   return (
     <div className="flex flex-col gap-3">
-      <div role="group" aria-label="Show reports" className="flex flex-wrap gap-2">
-        {stateFilters.map((filter) => (
-          <button
-            key={filter.value}
-            type="button"
-            aria-pressed={state === filter.value}
-            onClick={() => setState(filter.value)}
-            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
-          >
-            {filter.label}
-          </button>
-        ))}
-      </div>
+      <StateFilter label="Show reports" options={stateFilters} value={state} onChange={setState} />
       {query.isPending ? (
         <LoadingIndicator label="Loading reports…" />
       ) : query.error ? (

@@ -18,6 +18,7 @@ import { BanUploaderDialog } from './ban-uploader-dialog.tsx';
 import { DeleteItemDialog } from './delete-item-dialog.tsx';
 import { EditItemDialog } from './edit-item-dialog.tsx';
 import { NextPageButton } from './next-page-button.tsx';
+import { StateFilter } from './state-filter.tsx';
 import { UploadStateBadge } from './upload-state-badge.tsx';
 
 const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
@@ -248,19 +249,7 @@ export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
   const uploads = query.data?.pages.flatMap((page) => page.uploads) ?? [];
   return (
     <div className="flex flex-col gap-4">
-      <div role="group" aria-label="Show uploads" className="flex flex-wrap gap-2">
-        {stateFilters.map((filter) => (
-          <button
-            key={filter.label}
-            type="button"
-            aria-pressed={state === filter.value}
-            onClick={() => setState(filter.value)}
-            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
-          >
-            {filter.label}
-          </button>
-        ))}
-      </div>
+      <StateFilter label="Show uploads" options={stateFilters} value={state} onChange={setState} />
       {query.isPending ? (
         <LoadingIndicator label="Loading uploads…" />
       ) : query.error ? (
