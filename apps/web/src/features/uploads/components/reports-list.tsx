@@ -20,6 +20,15 @@ const stateFilters: Array<{ value: ReportState; label: string }> = [
   { value: 'dismissed', label: 'Dismissed' },
 ];
 
+type ReportAction = 'hide' | 'resolved' | 'dismissed';
+
+/** What each way of closing a report is called on its button, and what is said once done. */
+const reportActions: Array<{ action: ReportAction; label: string; doneText: string }> = [
+  { action: 'hide', label: 'Hide item and resolve', doneText: 'Item hidden, report resolved' },
+  { action: 'resolved', label: 'Resolve', doneText: 'Report resolved' },
+  { action: 'dismissed', label: 'Dismiss', doneText: 'Report dismissed' },
+];
+
 /** The item page's path from its absolute URL, so the link stays in the app. */
 function toPath(url: string): string {
   try {
@@ -32,7 +41,7 @@ function toPath(url: string): string {
 function ReportRow({ report }: { report: Report }) {
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: async (action: 'hide' | 'resolved' | 'dismissed') => {
+    mutationFn: async (action: ReportAction) => {
       if (action === 'hide') {
         await updateItem(report.itemId, { isHidden: true });
         await refreshAfterItemChange(queryClient, report.itemId);
@@ -45,20 +54,15 @@ function ReportRow({ report }: { report: Report }) {
         queryClient.invalidateQueries({ queryKey: reportsQueryKey }),
         queryClient.invalidateQueries({ queryKey: auditQueryKey }),
       ]);
-      void notify(
-        'success',
-        action === 'hide'
-          ? 'Item hidden, report resolved'
-          : action === 'resolved'
-            ? 'Report resolved'
-            : 'Report dismissed',
-      );
+      const { doneText } = reportActions.find((entry) => entry.action === action)!;
+      void notify('success', doneText);
     },
     onError: (error) => void notify('error', error.message),
   });
-  const run = (action: 'hide' | 'resolved' | 'dismissed') => {
-    if (!act.isPending) act.mutate(action);
-  };
+  // An item already hidden is only resolved or dismissed.
+  const actions = reportActions.filter(
+    (entry) => !(entry.action === 'hide' && report.isItemHidden),
+  );
   return (
     <li className="flex flex-col gap-2 rounded-xl border border-white/10 bg-white/5 p-3">
       <div className="flex flex-wrap items-baseline gap-x-2">
@@ -80,33 +84,18 @@ function ReportRow({ report }: { report: Report }) {
       </p>
       {report.state === 'open' && (
         <div className="flex flex-wrap gap-2">
-          {!report.isItemHidden && (
+          {actions.map(({ action, label }) => (
             <button
+              key={action}
               type="button"
               className={smallButton}
               aria-disabled={act.isPending || undefined}
-              onClick={() => run('hide')}
+              onClick={() => !act.isPending && act.mutate(action)}
             >
-              Hide item and resolve
+              {label}
               <span className="sr-only"> the report of {report.itemTitle}</span>
             </button>
-          )}
-          <button
-            type="button"
-            className={smallButton}
-            aria-disabled={act.isPending || undefined}
-            onClick={() => run('resolved')}
-          >
-            Resolve<span className="sr-only"> the report of {report.itemTitle}</span>
-          </button>
-          <button
-            type="button"
-            className={smallButton}
-            aria-disabled={act.isPending || undefined}
-            onClick={() => run('dismissed')}
-          >
-            Dismiss<span className="sr-only"> the report of {report.itemTitle}</span>
-          </button>
+          ))}
         </div>
       )}
     </li>
