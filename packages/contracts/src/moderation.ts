@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uploaderSchema } from './uploads.ts';
+import { pageQueryShape, uploaderSchema } from './uploads.ts';
 
 /**
  * Moderation (docs/security.md, "Moderation"): reports of items, the block list of file
@@ -78,15 +78,9 @@ export const reportSchema = z.object({
 });
 export type Report = z.infer<typeof reportSchema>;
 
-/** Pages newest first; `cursor` is the `next` of the previous page. */
-const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
-};
-
 export const listReportsQuerySchema = z.object({
   state: reportStateSchema.default('open'),
-  ...pageQuery,
+  ...pageQueryShape,
 });
 export type ListReportsQuery = z.infer<typeof listReportsQuerySchema>;
 
@@ -138,7 +132,7 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-export const listAuditQuerySchema = z.object(pageQuery);
+export const listAuditQuerySchema = z.object(pageQueryShape);
 export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
 
 export const listAuditResponseSchema = z.object({

@@ -167,12 +167,17 @@ export const uploadSchema = z.object({
 });
 export type Upload = z.infer<typeof uploadSchema>;
 
-/** `GET /api/uploads` (mine) and `GET /api/admin/uploads` (everyone's). */
-export const listUploadsQuerySchema = z.object({
-  state: uploadStateSchema.optional(),
+/** The query of a list read a page at a time, newest first (uploads, reports, audit, blocks). */
+export const pageQueryShape = {
   limit: z.coerce.number().int().min(1).max(100).default(50),
   /** Opaque: the `next` of the previous page. */
   cursor: z.string().max(200).optional(),
+};
+
+/** `GET /api/uploads` (mine) and `GET /api/admin/uploads` (everyone's). */
+export const listUploadsQuerySchema = z.object({
+  state: uploadStateSchema.optional(),
+  ...pageQueryShape,
 });
 export type ListUploadsQuery = z.infer<typeof listUploadsQuerySchema>;
 
