@@ -172,13 +172,15 @@ export const uploadBanParamsSchema = z.object({
 });
 export type UploadBanParams = z.infer<typeof uploadBanParamsSchema>;
 
+export const uploadBanReasonMaxLength = 500;
+
 export const createUploadBanRequestSchema = z
   .object({
     reason: z
       .string()
       .trim()
       .min(1, 'Say why: the person sees it on /upload.')
-      .max(500, 'A reason is at most 500 characters.'),
+      .max(uploadBanReasonMaxLength, `A reason is at most ${uploadBanReasonMaxLength} characters.`),
   })
   .strict();
 export type CreateUploadBanRequest = z.infer<typeof createUploadBanRequestSchema>;

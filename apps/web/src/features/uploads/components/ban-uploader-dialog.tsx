@@ -1,3 +1,4 @@
+import { uploadBanReasonMaxLength } from '@sticky/contracts';
 import type { Uploader } from '@sticky/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -54,7 +55,7 @@ export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDia
           id={`${id}-reason`}
           value={reason}
           required
-          maxLength={500}
+          maxLength={uploadBanReasonMaxLength}
           rows={3}
           onChange={(event) => setReason(event.target.value)}
           className="rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white"
