@@ -225,11 +225,13 @@ export const listManagedCategoriesResponseSchema = z.object({
 });
 export type ListManagedCategoriesResponse = z.infer<typeof listManagedCategoriesResponseSchema>;
 
+export const categoryNameMaxLength = 100;
+
 const categoryNameSchema = z
   .string()
   .trim()
   .min(1, 'name: give the category a name.')
-  .max(100, 'name: at most 100 characters.')
+  .max(categoryNameMaxLength, `name: at most ${categoryNameMaxLength} characters.`)
   .refine((value) => !value.includes('/'), { message: 'name: no "/" in a name.' });
 
 /** `POST /api/admin/categories` */

@@ -1,3 +1,4 @@
+import { categoryNameMaxLength } from '@sticky/contracts';
 import type { ManagedCategory } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -81,7 +82,7 @@ function CategoryRow({ category }: { category: ManagedCategory }) {
             id={`${id}-name`}
             className={inputClass}
             value={name}
-            maxLength={100}
+            maxLength={categoryNameMaxLength}
             // Focus moves into the field that replaced the Rename button.
             ref={(element) => element?.focus()}
             onChange={(event) => setName(event.target.value)}
@@ -143,7 +144,7 @@ export function CategoriesAdmin() {
             id={`${id}-name`}
             className={inputClass}
             value={name}
-            maxLength={100}
+            maxLength={categoryNameMaxLength}
             required
             onChange={(event) => setName(event.target.value)}
           />
