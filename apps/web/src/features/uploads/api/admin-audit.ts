@@ -1,5 +1,6 @@
 import { listAuditResponseSchema } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { cursorPages } from './cursor-pages.ts';
 
 export const auditQueryKey = ['admin', 'audit'] as const;
@@ -10,3 +11,10 @@ export const auditQueryOptions = () =>
     queryKey: auditQueryKey,
     ...cursorPages('/api/admin/audit', listAuditResponseSchema),
   });
+
+/** After an admin action: the list it changed, and the audit list, which records every one. */
+export async function refreshAfterAdminAction(queryClient: QueryClient, ...queryKeys: QueryKey[]) {
+  await Promise.all(
+    [...queryKeys, auditQueryKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { DialogActions } from '@/components/dialog-actions.tsx';
 import { Modal } from '@/components/modal.tsx';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import { banUploader, uploadBansQueryKey } from '../api/upload-bans.ts';
 
 interface BanUploaderDialogProps {
@@ -22,10 +22,7 @@ export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDia
   const ban = useMutation({
     mutationFn: () => banUploader(person.id, reason),
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: uploadBansQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, uploadBansQueryKey);
       onOpenChange(false);
       setReason('');
       void notify('success', `${person.name} can no longer upload`);

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import {
   categoriesQueryKey,
   categoriesQueryOptions,
@@ -19,12 +19,7 @@ const inputClass = 'rounded-lg border border-white/15 bg-gray-950 px-3 py-1.5 te
 
 function useRefreshCategories() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: categoriesQueryKey }),
-      queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      queryClient.invalidateQueries({ queryKey: ['content'] }),
-    ]);
+  return () => refreshAfterAdminAction(queryClient, categoriesQueryKey, ['content']);
 }
 
 function CategoryRow({ category }: { category: ManagedCategory }) {

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import {
   blockedHashesQueryKey,
   blockedHashesQueryOptions,
@@ -20,10 +20,7 @@ export function UploadBansList() {
   const lift = useMutation({
     mutationFn: liftUploadBan,
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: uploadBansQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, uploadBansQueryKey);
       void notify('success', 'They can upload again');
     },
     onError: (error) => void notify('error', error.message),
@@ -62,10 +59,7 @@ export function BlockedHashesList() {
   const unblock = useMutation({
     mutationFn: unblockHash,
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: blockedHashesQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, blockedHashesQueryKey);
       void notify('success', 'File unblocked');
     },
     onError: (error) => void notify('error', error.message),

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import { closeReport, reportsQueryKey, reportsQueryOptions } from '../api/admin-reports.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import { NextPageButton } from './next-page-button.tsx';
@@ -50,10 +50,7 @@ function ReportRow({ report }: { report: Report }) {
       return action;
     },
     onSuccess: async (action) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, reportsQueryKey);
       const { doneText } = reportActions.find((entry) => entry.action === action)!;
       void notify('success', doneText);
     },
