@@ -1,6 +1,6 @@
 import { buttonStyles } from '@/components/button-styles.ts';
 
-interface DialogActionsProps {
+export interface DialogActionsProps {
   /** The last attempt's failure, shown as an alert above the buttons. */
   error: Error | null;
   isPending: boolean;

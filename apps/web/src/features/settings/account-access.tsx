@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, LogOut, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { DialogActions } from '@/components/dialog-actions.tsx';
-import { Modal } from '@/components/modal.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { useLogout } from '@/features/auth';
 import { notify } from '@/lib/notify.ts';
 import { revokeAllTokens, tokensQueryKey } from './api/tokens.ts';
@@ -54,7 +53,7 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           Revoke every token
         </button>
       </div>
-      <Modal
+      <ConfirmDialog
         title="Revoke every token?"
         description="Every script and tool that uses one of your API tokens stops working at once. This cannot be undone."
         open={isConfirming}
@@ -63,19 +62,12 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           revokeAll.reset();
           setIsConfirming(false);
         }}
-      >
-        <div className="flex flex-col gap-3">
-          <DialogActions
-            error={revokeAll.error}
-            isPending={revokeAll.isPending}
-            label="Revoke every token"
-            pendingLabel="Revoking…"
-            tone="danger"
-            onCancel={() => setIsConfirming(false)}
-            onConfirm={() => revokeAll.mutate()}
-          />
-        </div>
-      </Modal>
+        error={revokeAll.error}
+        isPending={revokeAll.isPending}
+        label="Revoke every token"
+        pendingLabel="Revoking…"
+        onConfirm={() => revokeAll.mutate()}
+      />
     </section>
   );
 }

@@ -5,8 +5,7 @@ import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { DialogActions } from '@/components/dialog-actions.tsx';
-import { Modal } from '@/components/modal.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { useAuth } from '@/features/auth';
 import { ErrorState, LoadingIndicator } from '@/features/content';
@@ -171,7 +170,7 @@ function RevokeTokenDialog({
     },
   });
   return (
-    <Modal
+    <ConfirmDialog
       title="Revoke this token?"
       description={
         token
@@ -184,19 +183,12 @@ function RevokeTokenDialog({
         revoke.reset();
         onClose();
       }}
-    >
-      <div className="flex flex-col gap-3">
-        <DialogActions
-          error={revoke.error}
-          isPending={revoke.isPending}
-          label="Revoke token"
-          pendingLabel="Revoking…"
-          tone="danger"
-          onCancel={onClose}
-          onConfirm={() => token && revoke.mutate(token.id)}
-        />
-      </div>
-    </Modal>
+      error={revoke.error}
+      isPending={revoke.isPending}
+      label="Revoke token"
+      pendingLabel="Revoking…"
+      onConfirm={() => token && revoke.mutate(token.id)}
+    />
   );
 }
 

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { DialogActions } from '@/components/dialog-actions.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { notify } from '@/lib/notify.ts';
 import { deleteItem, refreshAfterItemChange } from '../api/owned-item.ts';
-import { Modal } from '@/components/modal.tsx';
 
 interface DeleteItemDialogProps {
   itemId: string;
@@ -31,7 +30,7 @@ export function DeleteItemDialog({
     },
   });
   return (
-    <Modal
+    <ConfirmDialog
       title="Delete this item?"
       description={`“${title}” and its files will be gone for everyone. This cannot be undone.`}
       open={open}
@@ -39,18 +38,11 @@ export function DeleteItemDialog({
         remove.reset();
         onOpenChange(next);
       }}
-    >
-      <div className="flex flex-col gap-3">
-        <DialogActions
-          error={remove.error}
-          isPending={remove.isPending}
-          label="Delete"
-          pendingLabel="Deleting…"
-          tone="danger"
-          onCancel={() => onOpenChange(false)}
-          onConfirm={() => remove.mutate()}
-        />
-      </div>
-    </Modal>
+      error={remove.error}
+      isPending={remove.isPending}
+      label="Delete"
+      pendingLabel="Deleting…"
+      onConfirm={() => remove.mutate()}
+    />
   );
 }
