@@ -368,7 +368,7 @@ export function SettingsPage() {
                 </div>
                 <button
                   type="button"
-                  className={`${buttonStyles.secondary} px-3 py-1.5 text-xs`}
+                  className={buttonStyles.smallSecondary}
                   onClick={() => setRevoking(token)}
                 >
                   <Trash2 className="size-3.5" aria-hidden="true" />

@@ -106,7 +106,7 @@ export function UploadPage() {
           {drafts.some(isFinished) && (
             <button
               type="button"
-              className={`${buttonStyles.ghost} self-start px-3 py-1.5 text-xs`}
+              className={`${buttonStyles.smallGhost} self-start`}
               onClick={uploads.clearFinished}
             >
               Clear finished

@@ -14,7 +14,6 @@ import {
   renameCategory,
 } from '../api/categories.ts';
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
 const inputClass = 'rounded-lg border border-white/15 bg-gray-950 px-3 py-1.5 text-sm text-white';
 
 function useRefreshCategories() {
@@ -50,12 +49,16 @@ function CategoryRow({ category }: { category: ManagedCategory }) {
           <span className="text-gray-400">
             {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'}
           </span>
-          <button type="button" className={smallButton} onClick={() => setName(category.name)}>
+          <button
+            type="button"
+            className={buttonStyles.smallSecondary}
+            onClick={() => setName(category.name)}
+          >
             Rename<span className="sr-only"> {category.path}</span>
           </button>
           <button
             type="button"
-            className={smallButton}
+            className={buttonStyles.smallSecondary}
             aria-disabled={remove.isPending || undefined}
             onClick={() => !remove.isPending && remove.mutate()}
           >
@@ -82,10 +85,14 @@ function CategoryRow({ category }: { category: ManagedCategory }) {
             ref={(element) => element?.focus()}
             onChange={(event) => setName(event.target.value)}
           />
-          <button type="submit" className={smallButton}>
+          <button type="submit" className={buttonStyles.smallSecondary}>
             Save
           </button>
-          <button type="button" className={smallButton} onClick={() => setName(null)}>
+          <button
+            type="button"
+            className={buttonStyles.smallSecondary}
+            onClick={() => setName(null)}
+          >
             Cancel
           </button>
           {rename.error && (
@@ -162,7 +169,11 @@ export function CategoriesAdmin() {
             ))}
           </select>
         </div>
-        <button type="submit" className={smallButton} aria-disabled={create.isPending || undefined}>
+        <button
+          type="submit"
+          className={buttonStyles.smallSecondary}
+          aria-disabled={create.isPending || undefined}
+        >
           Add category
         </button>
         {create.error && (

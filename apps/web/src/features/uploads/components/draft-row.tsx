@@ -101,20 +101,12 @@ export function DraftRow({
         {isEditable && (
           <div className="flex flex-wrap gap-2">
             {canApplyToAll && (
-              <button
-                type="button"
-                className={`${buttonStyles.secondary} px-3 py-1.5 text-xs`}
-                onClick={onApplyToAll}
-              >
+              <button type="button" className={buttonStyles.smallSecondary} onClick={onApplyToAll}>
                 <Copy className="size-3.5" aria-hidden="true" />
                 Apply tags, category and rating to all
               </button>
             )}
-            <button
-              type="button"
-              className={`${buttonStyles.ghost} px-3 py-1.5 text-xs`}
-              onClick={onRemove}
-            >
+            <button type="button" className={buttonStyles.smallGhost} onClick={onRemove}>
               <X className="size-3.5" aria-hidden="true" />
               Remove<span className="sr-only"> {draft.file.name}</span>
             </button>

@@ -11,8 +11,6 @@ import {
 import { liftUploadBan, uploadBansQueryKey, uploadBansQueryOptions } from '../api/upload-bans.ts';
 import { NextPageButton } from './next-page-button.tsx';
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
-
 /** People stopped from uploading, with the reason they see, and Lift. */
 export function UploadBansList() {
   const queryClient = useQueryClient();
@@ -40,7 +38,7 @@ export function UploadBansList() {
           <span className="text-gray-300">“{ban.reason}”</span>
           <button
             type="button"
-            className={smallButton}
+            className={buttonStyles.smallSecondary}
             aria-disabled={lift.isPending || undefined}
             onClick={() => !lift.isPending && lift.mutate(ban.person.id)}
           >
@@ -84,7 +82,7 @@ export function BlockedHashesList() {
               </span>
               <button
                 type="button"
-                className={smallButton}
+                className={buttonStyles.smallSecondary}
                 aria-disabled={unblock.isPending || undefined}
                 onClick={() => !unblock.isPending && unblock.mutate(hash.sha256)}
               >

@@ -12,8 +12,6 @@ import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import { NextPageButton } from './next-page-button.tsx';
 import { StateFilter } from './state-filter.tsx';
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
-
 const stateFilters: Array<{ value: ReportState; label: string }> = [
   { value: 'open', label: 'Open' },
   { value: 'resolved', label: 'Resolved' },
@@ -85,7 +83,7 @@ function ReportRow({ report }: { report: Report }) {
             <button
               key={action}
               type="button"
-              className={smallButton}
+              className={buttonStyles.smallSecondary}
               aria-disabled={act.isPending || undefined}
               onClick={() => !act.isPending && act.mutate(action)}
             >

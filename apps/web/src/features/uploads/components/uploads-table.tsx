@@ -29,14 +29,16 @@ const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
   { value: 'hidden', label: 'Hidden' },
 ];
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
-
 /** Admins stop a person's uploads from the row of one of them (docs/security.md). */
 function BanUploaderAction({ person }: { person: Uploader }) {
   const [isOpen, setIsOpen] = useState(false);
   return (
     <>
-      <button type="button" className={`${smallButton} self-start`} onClick={() => setIsOpen(true)}>
+      <button
+        type="button"
+        className={`${buttonStyles.smallSecondary} self-start`}
+        onClick={() => setIsOpen(true)}
+      >
         <Ban className="size-3.5" aria-hidden="true" />
         Stop uploads<span className="sr-only"> by {person.name}</span>
       </button>
@@ -180,13 +182,21 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
       {hasItem && (canEdit || upload.state === 'ready') && (
         <div className="flex flex-wrap gap-2">
           {canEdit && (
-            <button type="button" className={smallButton} onClick={() => setIsEditing(true)}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => setIsEditing(true)}
+            >
               <Pencil className="size-3.5" aria-hidden="true" />
               Edit<span className="sr-only"> {details.title}</span>
             </button>
           )}
           {canShare && (
-            <button type="button" className={smallButton} onClick={() => void onCopy()}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => void onCopy()}
+            >
               <Link2 className="size-3.5" aria-hidden="true" />
               Copy link<span className="sr-only"> of {details.title}</span>
             </button>
@@ -194,7 +204,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
           {scope === 'everyone' && (
             <button
               type="button"
-              className={smallButton}
+              className={buttonStyles.smallSecondary}
               aria-disabled={toggleHidden.isPending}
               onClick={() => !toggleHidden.isPending && toggleHidden.mutate()}
             >
@@ -208,7 +218,11 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
             </button>
           )}
           {canDelete && (
-            <button type="button" className={smallButton} onClick={() => setIsDeleting(true)}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => setIsDeleting(true)}
+            >
               <Trash2 className="size-3.5" aria-hidden="true" />
               Delete<span className="sr-only"> {details.title}</span>
             </button>
