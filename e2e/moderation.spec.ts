@@ -1,26 +1,8 @@
-import sharp from 'sharp';
-import type { SharpOptions } from 'sharp';
 import { e2eAdminEmail } from './support/api-key.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { signInFromLanding, uniqueEmail } from './support/journey.ts';
-
-/** A small animation of its own colours (`seed`): bytes no other test uploads. */
-function makeGif(seed: number, size = 64, frames = 4): Promise<Buffer> {
-  const raw = Buffer.alloc(size * size * frames * 4);
-  for (let index = 0; index < raw.length; index += 4) {
-    const pixel = index / 4;
-    raw[index] = (seed * 41 + pixel) % 256;
-    raw[index + 1] = (seed * 23 + Math.floor(pixel / size) * 7) % 256;
-    raw[index + 2] = (seed * 13 + Math.floor(pixel / (size * size)) * 50) % 256;
-    raw[index + 3] = 255;
-  }
-  return sharp(raw, {
-    raw: { width: size, height: size * frames, channels: 4, pageHeight: size },
-  } as SharpOptions)
-    .gif({ loop: 0, delay: Array(frames).fill(90) })
-    .toBuffer();
-}
+import { makeLabelledGif } from './support/media.ts';
 
 const seed = Date.now() % 100_000;
 const title = `Reportable ${seed.toString(36)}`;
@@ -34,7 +16,7 @@ test.describe('moderation', () => {
   }) => {
     // Three people, an upload and page loads: more than one quick journey's time.
     test.slow();
-    const bytes = await makeGif(seed);
+    const bytes = await makeLabelledGif(`moderation ${seed}`);
     const ownerPage = await (await browser.newContext({ baseURL })).newPage();
     await ownerPage.goto('/landing');
     await signInFromLanding(ownerPage, { name: 'Owen Owner', email: uniqueEmail('mod-owner') });

@@ -1,26 +1,8 @@
-import sharp from 'sharp';
-import type { SharpOptions } from 'sharp';
 import { e2eApiKey } from './support/api-key.ts';
 import { expectNoSeriousAxeViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { signInFromLanding, uniqueEmail } from './support/journey.ts';
-
-/** A small animation of its own colours (`seed`). */
-async function makeGif(seed: number, size = 64, frames = 4): Promise<Buffer> {
-  const raw = Buffer.alloc(size * size * frames * 4);
-  for (let index = 0; index < raw.length; index += 4) {
-    const pixel = index / 4;
-    raw[index] = (seed * 37 + pixel) % 256;
-    raw[index + 1] = (seed * 13 + Math.floor(pixel / size) * 7) % 256;
-    raw[index + 2] = (seed * 23 + Math.floor(pixel / (size * size)) * 50) % 256;
-    raw[index + 3] = 255;
-  }
-  return sharp(raw, {
-    raw: { width: size, height: size * frames, channels: 4, pageHeight: size },
-  } as SharpOptions)
-    .gif({ loop: 0, delay: Array(frames).fill(90) })
-    .toBuffer();
-}
+import { makeLabelledGif } from './support/media.ts';
 
 const seed = (Date.now() % 100_000) + 7;
 const word = `viz${seed.toString(36)}`;
@@ -45,7 +27,7 @@ test.describe('visibility', () => {
     await page.getByLabel('Choose files').setInputFiles({
       name: `${word}-secret.gif`,
       mimeType: 'image/gif',
-      buffer: await makeGif(seed),
+      buffer: await makeLabelledGif(`visibility ${seed}`),
     });
     const choice = page.getByRole('group', { name: 'Who can see these files' });
     await expect(

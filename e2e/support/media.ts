@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { APIRequestContext, Locator } from '@playwright/test';
 import { expect } from '@playwright/test';
 import type { Rendition } from '@sticky/contracts';
@@ -71,6 +72,22 @@ export function makeStickerGif(seed: number): Promise<Buffer> {
       (40 + seed) % 256,
       isInside ? 255 : 0,
     ];
+  });
+}
+
+/**
+ * A small animation of black and white squares drawn from the hash of `label`: another label
+ * gives other bytes (uploads are deduplicated, a blocked file stays out), and two colours pass
+ * the GIF palette unchanged. An 8 × 8 grid a frame; 4 frames use the hash's 256 bits.
+ */
+export function makeLabelledGif(label: string, size = 64, frames = 4): Promise<Buffer> {
+  const hash = createHash('sha256').update(label).digest();
+  const cell = size / 8;
+  return encodeGif(size, size, frames, (x, y, frame) => {
+    const square = Math.floor(y / cell) * 8 + Math.floor(x / cell);
+    const byte = hash[(frame % 4) * 8 + Math.floor(square / 8)]!;
+    const value = (byte >> (square % 8)) & 1 ? 255 : 0;
+    return [value, value, value, 255];
   });
 }
 

@@ -6,6 +6,7 @@ import type {
   MergeFavoritesResponse,
 } from './favorites.ts';
 import { favoriteIdPattern } from './item-id.ts';
+import { itemVisibilities } from './item-visibility.ts';
 import type { ItemVisibility, OwnedItem } from './uploads.ts';
 
 /**
@@ -127,8 +128,6 @@ export type ItemRights = Pick<
   /** The owner's user id, answered to the owner and admins only; null otherwise. */
   ownerId: string | null;
 };
-
-const itemVisibilities: readonly ItemVisibility[] = ['public', 'unlisted', 'private'];
 
 function readVisibility(value: unknown): ItemVisibility {
   return itemVisibilities.find((visibility) => visibility === value) ?? 'public';

@@ -1,10 +1,10 @@
+const sizeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, useGrouping: false });
+
 /**
  * A size for people, the same on the server's messages and the web's upload screens: kilobytes
  * under one megabyte, megabytes above, at most one decimal and none when it is zero ("0 KB",
- * "512 KB", "1.3 MB", "20 MB"; issue 44). Binary units, as the limits are set.
+ * "512 KB", "1.3 MB", "20 MB"). Binary units, as the limits are set.
  */
-const sizeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, useGrouping: false });
-
 export function formatBytes(bytes: number): string {
   const megabyte = 1024 * 1024;
   return bytes < megabyte

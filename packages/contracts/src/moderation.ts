@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uploaderSchema } from './uploads.ts';
+import { pageQueryShape, uploaderSchema } from './uploads.ts';
 
 /**
  * Moderation (docs/security.md, "Moderation"): reports of items, the block list of file
@@ -78,15 +78,9 @@ export const reportSchema = z.object({
 });
 export type Report = z.infer<typeof reportSchema>;
 
-/** Pages newest first; `cursor` is the `next` of the previous page. */
-const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
-};
-
 export const listReportsQuerySchema = z.object({
   state: reportStateSchema.default('open'),
-  ...pageQuery,
+  ...pageQueryShape,
 });
 export type ListReportsQuery = z.infer<typeof listReportsQuerySchema>;
 
@@ -138,7 +132,7 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-export const listAuditQuerySchema = z.object(pageQuery);
+export const listAuditQuerySchema = z.object(pageQueryShape);
 export type ListAuditQuery = z.infer<typeof listAuditQuerySchema>;
 
 export const listAuditResponseSchema = z.object({
@@ -178,13 +172,15 @@ export const uploadBanParamsSchema = z.object({
 });
 export type UploadBanParams = z.infer<typeof uploadBanParamsSchema>;
 
+export const uploadBanReasonMaxLength = 500;
+
 export const createUploadBanRequestSchema = z
   .object({
     reason: z
       .string()
       .trim()
       .min(1, 'Say why: the person sees it on /upload.')
-      .max(500, 'A reason is at most 500 characters.'),
+      .max(uploadBanReasonMaxLength, `A reason is at most ${uploadBanReasonMaxLength} characters.`),
   })
   .strict();
 export type CreateUploadBanRequest = z.infer<typeof createUploadBanRequestSchema>;
@@ -229,11 +225,13 @@ export const listManagedCategoriesResponseSchema = z.object({
 });
 export type ListManagedCategoriesResponse = z.infer<typeof listManagedCategoriesResponseSchema>;
 
+export const categoryNameMaxLength = 100;
+
 const categoryNameSchema = z
   .string()
   .trim()
   .min(1, 'name: give the category a name.')
-  .max(100, 'name: at most 100 characters.')
+  .max(categoryNameMaxLength, `name: at most ${categoryNameMaxLength} characters.`)
   .refine((value) => !value.includes('/'), { message: 'name: no "/" in a name.' });
 
 /** `POST /api/admin/categories` */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sessionUserSchema } from './auth.ts';
+import { itemVisibilities } from './item-visibility.ts';
 
 /**
  * Uploads, owned items, API tokens and moderation (`/api/uploads`, `/api/items`, `/api/tokens`,
@@ -22,7 +23,7 @@ export type ItemRating = z.infer<typeof itemRatingSchema>;
  * signed in; `unlisted` is opened only by its link (page, media, its own id); `private` only by
  * its owner and admins.
  */
-export const itemVisibilitySchema = z.enum(['public', 'unlisted', 'private']);
+export const itemVisibilitySchema = z.enum(itemVisibilities);
 export type ItemVisibility = z.infer<typeof itemVisibilitySchema>;
 
 /** Each visibility in words that say who will see it, as /upload, /uploads and /settings show it. */
@@ -167,12 +168,17 @@ export const uploadSchema = z.object({
 });
 export type Upload = z.infer<typeof uploadSchema>;
 
-/** `GET /api/uploads` (mine) and `GET /api/admin/uploads` (everyone's). */
-export const listUploadsQuerySchema = z.object({
-  state: uploadStateSchema.optional(),
+/** The query of a list read a page at a time, newest first (uploads, reports, audit, blocks). */
+export const pageQueryShape = {
   limit: z.coerce.number().int().min(1).max(100).default(50),
   /** Opaque: the `next` of the previous page. */
   cursor: z.string().max(200).optional(),
+};
+
+/** `GET /api/uploads` (mine) and `GET /api/admin/uploads` (everyone's). */
+export const listUploadsQuerySchema = z.object({
+  state: uploadStateSchema.optional(),
+  ...pageQueryShape,
 });
 export type ListUploadsQuery = z.infer<typeof listUploadsQuerySchema>;
 

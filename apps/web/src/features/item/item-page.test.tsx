@@ -148,11 +148,7 @@ describe('ItemPage', () => {
     stubReports(reports);
     await openItem();
     await user.click(await screen.findByRole('button', { name: 'Report' }));
-    const dialog = await screen.findByRole(
-      'dialog',
-      { name: 'Report this item' },
-      { timeout: 5000 },
-    );
+    const dialog = await screen.findByRole('dialog', { name: 'Report this item' });
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Choose a reason.');
     expect(reports).toEqual([]);
@@ -175,11 +171,7 @@ describe('ItemPage', () => {
     });
     await openItem();
     await user.click(await screen.findByRole('button', { name: 'Report' }));
-    const dialog = await screen.findByRole(
-      'dialog',
-      { name: 'Report this item' },
-      { timeout: 5000 },
-    );
+    const dialog = await screen.findByRole('dialog', { name: 'Report this item' });
     await user.click(within(dialog).getByRole('radio', { name: 'Spam' }));
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(/already reported/);
@@ -187,7 +179,7 @@ describe('ItemPage', () => {
 
     rights = { canEdit: true, canDelete: true, canHide: false };
     await openItem();
-    await screen.findByRole('group', { name: 'Manage this item' }, { timeout: 5000 });
+    await screen.findByRole('group', { name: 'Manage this item' });
     expect(screen.queryByRole('button', { name: 'Report' })).not.toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@ import type { ReportReason } from '@sticky/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { Modal } from '@/components/modal.tsx';
 import { notify } from '@/lib/notify.ts';
 import { reportItem } from './api/report-item.ts';
@@ -99,27 +99,13 @@ export function ReportDialog({ itemId, open, onOpenChange }: ReportDialogProps) 
             {note.length} of {reportNoteMaxLength} characters
           </p>
         </div>
-        {send.error && (
-          <p role="alert" className="text-sm text-red-300">
-            {send.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            onClick={() => onOpenChange(false)}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={buttonStyles.primary}
-            aria-disabled={send.isPending || undefined}
-          >
-            {send.isPending ? 'Sending…' : 'Send report'}
-          </button>
-        </div>
+        <DialogActions
+          error={send.error}
+          isPending={send.isPending}
+          label="Send report"
+          pendingLabel="Sending…"
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Modal>
   );

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, LogOut, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { Modal } from '@/components/modal.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { useLogout } from '@/features/auth';
 import { notify } from '@/lib/notify.ts';
 import { revokeAllTokens, tokensQueryKey } from './api/tokens.ts';
@@ -53,7 +53,7 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           Revoke every token
         </button>
       </div>
-      <Modal
+      <ConfirmDialog
         title="Revoke every token?"
         description="Every script and tool that uses one of your API tokens stops working at once. This cannot be undone."
         open={isConfirming}
@@ -62,30 +62,12 @@ export function AccountAccess({ onTokensRevoked }: { onTokensRevoked: () => void
           revokeAll.reset();
           setIsConfirming(false);
         }}
-      >
-        {revokeAll.error && (
-          <p role="alert" className="mb-3 text-sm text-red-300">
-            {revokeAll.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            onClick={() => setIsConfirming(false)}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={buttonStyles.danger}
-            aria-disabled={revokeAll.isPending}
-            onClick={() => !revokeAll.isPending && revokeAll.mutate()}
-          >
-            {revokeAll.isPending ? 'Revoking…' : 'Revoke every token'}
-          </button>
-        </div>
-      </Modal>
+        error={revokeAll.error}
+        isPending={revokeAll.isPending}
+        label="Revoke every token"
+        pendingLabel="Revoking…"
+        onConfirm={() => revokeAll.mutate()}
+      />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { Copy, Download, KeyRound, Terminal, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
-import { Modal } from '@/components/modal.tsx';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { VisibilityChoice } from '@/components/visibility-choice.tsx';
 import { useAuth } from '@/features/auth';
 import { ErrorState, LoadingIndicator } from '@/features/content';
@@ -170,7 +170,7 @@ function RevokeTokenDialog({
     },
   });
   return (
-    <Modal
+    <ConfirmDialog
       title="Revoke this token?"
       description={
         token
@@ -183,26 +183,12 @@ function RevokeTokenDialog({
         revoke.reset();
         onClose();
       }}
-    >
-      {revoke.error && (
-        <p role="alert" className="mb-3 text-sm text-red-300">
-          {revoke.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={buttonStyles.secondary} onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={buttonStyles.danger}
-          aria-disabled={revoke.isPending}
-          onClick={() => token && !revoke.isPending && revoke.mutate(token.id)}
-        >
-          {revoke.isPending ? 'Revoking…' : 'Revoke token'}
-        </button>
-      </div>
-    </Modal>
+      error={revoke.error}
+      isPending={revoke.isPending}
+      label="Revoke token"
+      pendingLabel="Revoking…"
+      onConfirm={() => token && revoke.mutate(token.id)}
+    />
   );
 }
 
@@ -382,7 +368,7 @@ export function SettingsPage() {
                 </div>
                 <button
                   type="button"
-                  className={`${buttonStyles.secondary} px-3 py-1.5 text-xs`}
+                  className={buttonStyles.smallSecondary}
                   onClick={() => setRevoking(token)}
                 >
                   <Trash2 className="size-3.5" aria-hidden="true" />

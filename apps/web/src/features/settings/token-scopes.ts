@@ -1,3 +1,4 @@
+import { tokenLifetimeDays } from '@sticky/contracts';
 import type { TokenScope } from '@sticky/contracts';
 
 /**
@@ -25,10 +26,10 @@ export const tokenScopeTexts: Record<TokenScope, { label: string; description: s
   },
 };
 
-/** The lifetimes the form offers, in days; the server takes 1 to 365. */
+/** The lifetimes the form offers, in days; the contracts' default and longest among them. */
 export const tokenLifetimeOptions = [
   { days: 7, label: '7 days' },
   { days: 30, label: '30 days' },
-  { days: 90, label: '90 days' },
-  { days: 365, label: 'A year' },
+  { days: tokenLifetimeDays.default, label: `${tokenLifetimeDays.default} days` },
+  { days: tokenLifetimeDays.max, label: 'A year' },
 ] as const;

@@ -1,6 +1,7 @@
 import { listAuditResponseSchema } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiGet } from '@/lib/api-client.ts';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { cursorPages } from './cursor-pages.ts';
 
 export const auditQueryKey = ['admin', 'audit'] as const;
 
@@ -8,11 +9,12 @@ export const auditQueryKey = ['admin', 'audit'] as const;
 export const auditQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: auditQueryKey,
-    queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: '20' });
-      if (pageParam) query.set('cursor', pageParam);
-      return apiGet(`/api/admin/audit?${query}`, listAuditResponseSchema, { signal });
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.next ?? undefined,
+    ...cursorPages('/api/admin/audit', listAuditResponseSchema),
   });
+
+/** After an admin action: the list it changed, and the audit list, which records every one. */
+export async function refreshAfterAdminAction(queryClient: QueryClient, ...queryKeys: QueryKey[]) {
+  await Promise.all(
+    [...queryKeys, auditQueryKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}

@@ -1,7 +1,8 @@
 import { closeReportResponseSchema, listReportsResponseSchema } from '@sticky/contracts';
 import type { ReportState } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiGet, apiPatch } from '@/lib/api-client.ts';
+import { apiPatch } from '@/lib/api-client.ts';
+import { cursorPages } from './cursor-pages.ts';
 
 export const reportsQueryKey = ['admin', 'reports'] as const;
 
@@ -9,13 +10,7 @@ export const reportsQueryKey = ['admin', 'reports'] as const;
 export const reportsQueryOptions = (state: ReportState) =>
   infiniteQueryOptions({
     queryKey: [...reportsQueryKey, state],
-    queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ state, limit: '20' });
-      if (pageParam) query.set('cursor', pageParam);
-      return apiGet(`/api/admin/reports?${query}`, listReportsResponseSchema, { signal });
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.next ?? undefined,
+    ...cursorPages('/api/admin/reports', listReportsResponseSchema, { state }),
   });
 
 /** `PATCH /api/admin/reports/{id}`: resolve (acted on) or dismiss (nothing to do). */

@@ -1,6 +1,7 @@
 import { listBlockedHashesResponseSchema, unblockHashResponseSchema } from '@sticky/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiDelete, apiGet } from '@/lib/api-client.ts';
+import { apiDelete } from '@/lib/api-client.ts';
+import { cursorPages } from './cursor-pages.ts';
 
 export const blockedHashesQueryKey = ['admin', 'blocked-hashes'] as const;
 
@@ -8,15 +9,7 @@ export const blockedHashesQueryKey = ['admin', 'blocked-hashes'] as const;
 export const blockedHashesQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: blockedHashesQueryKey,
-    queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: '20' });
-      if (pageParam) query.set('cursor', pageParam);
-      return apiGet(`/api/admin/blocked-hashes?${query}`, listBlockedHashesResponseSchema, {
-        signal,
-      });
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.next ?? undefined,
+    ...cursorPages('/api/admin/blocked-hashes', listBlockedHashesResponseSchema),
   });
 
 /** `DELETE /api/admin/blocked-hashes/{hash}`: the same file may be uploaded again. */

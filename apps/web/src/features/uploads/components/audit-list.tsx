@@ -1,8 +1,8 @@
 import type { AuditAction } from '@sticky/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { auditQueryOptions } from '../api/admin-audit.ts';
+import { NextPageButton } from './next-page-button.tsx';
 
 /** What each audited action is called on /admin. */
 const actionLabels: Record<AuditAction, string> = {
@@ -48,16 +48,7 @@ export function AuditList() {
           ))}
         </ol>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          aria-disabled={query.isFetchingNextPage || undefined}
-          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Older actions'}
-        </button>
-      )}
+      <NextPageButton query={query} label="Older actions" />
     </div>
   );
 }

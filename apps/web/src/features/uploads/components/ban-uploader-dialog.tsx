@@ -1,10 +1,11 @@
+import { uploadBanReasonMaxLength } from '@sticky/contracts';
 import type { Uploader } from '@sticky/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { Modal } from '@/components/modal.tsx';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import { banUploader, uploadBansQueryKey } from '../api/upload-bans.ts';
 
 interface BanUploaderDialogProps {
@@ -21,10 +22,7 @@ export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDia
   const ban = useMutation({
     mutationFn: () => banUploader(person.id, reason),
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: uploadBansQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, uploadBansQueryKey);
       onOpenChange(false);
       setReason('');
       void notify('success', `${person.name} can no longer upload`);
@@ -54,32 +52,18 @@ export function BanUploaderDialog({ person, open, onOpenChange }: BanUploaderDia
           id={`${id}-reason`}
           value={reason}
           required
-          maxLength={500}
+          maxLength={uploadBanReasonMaxLength}
           rows={3}
           onChange={(event) => setReason(event.target.value)}
           className="rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white"
         />
-        {ban.error && (
-          <p role="alert" className="text-sm text-red-300">
-            {ban.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            onClick={() => onOpenChange(false)}
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={buttonStyles.danger}
-            aria-disabled={ban.isPending || undefined}
-          >
-            Stop uploads
-          </button>
-        </div>
+        <DialogActions
+          error={ban.error}
+          isPending={ban.isPending}
+          label="Stop uploads"
+          tone="danger"
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Modal>
   );

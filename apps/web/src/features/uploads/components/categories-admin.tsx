@@ -1,10 +1,11 @@
+import { categoryNameMaxLength } from '@sticky/contracts';
 import type { ManagedCategory } from '@sticky/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import {
   categoriesQueryKey,
   categoriesQueryOptions,
@@ -13,17 +14,11 @@ import {
   renameCategory,
 } from '../api/categories.ts';
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
 const inputClass = 'rounded-lg border border-white/15 bg-gray-950 px-3 py-1.5 text-sm text-white';
 
 function useRefreshCategories() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: categoriesQueryKey }),
-      queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      queryClient.invalidateQueries({ queryKey: ['content'] }),
-    ]);
+  return () => refreshAfterAdminAction(queryClient, categoriesQueryKey, ['content']);
 }
 
 function CategoryRow({ category }: { category: ManagedCategory }) {
@@ -54,12 +49,16 @@ function CategoryRow({ category }: { category: ManagedCategory }) {
           <span className="text-gray-400">
             {category.itemCount} {category.itemCount === 1 ? 'item' : 'items'}
           </span>
-          <button type="button" className={smallButton} onClick={() => setName(category.name)}>
+          <button
+            type="button"
+            className={buttonStyles.smallSecondary}
+            onClick={() => setName(category.name)}
+          >
             Rename<span className="sr-only"> {category.path}</span>
           </button>
           <button
             type="button"
-            className={smallButton}
+            className={buttonStyles.smallSecondary}
             aria-disabled={remove.isPending || undefined}
             onClick={() => !remove.isPending && remove.mutate()}
           >
@@ -81,15 +80,19 @@ function CategoryRow({ category }: { category: ManagedCategory }) {
             id={`${id}-name`}
             className={inputClass}
             value={name}
-            maxLength={100}
+            maxLength={categoryNameMaxLength}
             // Focus moves into the field that replaced the Rename button.
             ref={(element) => element?.focus()}
             onChange={(event) => setName(event.target.value)}
           />
-          <button type="submit" className={smallButton}>
+          <button type="submit" className={buttonStyles.smallSecondary}>
             Save
           </button>
-          <button type="button" className={smallButton} onClick={() => setName(null)}>
+          <button
+            type="button"
+            className={buttonStyles.smallSecondary}
+            onClick={() => setName(null)}
+          >
             Cancel
           </button>
           {rename.error && (
@@ -143,7 +146,7 @@ export function CategoriesAdmin() {
             id={`${id}-name`}
             className={inputClass}
             value={name}
-            maxLength={100}
+            maxLength={categoryNameMaxLength}
             required
             onChange={(event) => setName(event.target.value)}
           />
@@ -166,7 +169,11 @@ export function CategoriesAdmin() {
             ))}
           </select>
         </div>
-        <button type="submit" className={smallButton} aria-disabled={create.isPending || undefined}>
+        <button
+          type="submit"
+          className={buttonStyles.smallSecondary}
+          aria-disabled={create.isPending || undefined}
+        >
           Add category
         </button>
         {create.error && (

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { buttonStyles } from '@/components/button-styles.ts';
+import { ConfirmDialog } from '@/components/confirm-dialog.tsx';
 import { notify } from '@/lib/notify.ts';
 import { deleteItem, refreshAfterItemChange } from '../api/owned-item.ts';
-import { Modal } from '@/components/modal.tsx';
 
 interface DeleteItemDialogProps {
   itemId: string;
@@ -31,7 +30,7 @@ export function DeleteItemDialog({
     },
   });
   return (
-    <Modal
+    <ConfirmDialog
       title="Delete this item?"
       description={`“${title}” and its files will be gone for everyone. This cannot be undone.`}
       open={open}
@@ -39,29 +38,11 @@ export function DeleteItemDialog({
         remove.reset();
         onOpenChange(next);
       }}
-    >
-      {remove.error && (
-        <p role="alert" className="mb-3 text-sm text-red-300">
-          {remove.error.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <button
-          type="button"
-          className={buttonStyles.secondary}
-          onClick={() => onOpenChange(false)}
-        >
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={buttonStyles.danger}
-          aria-disabled={remove.isPending}
-          onClick={() => !remove.isPending && remove.mutate()}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete'}
-        </button>
-      </div>
-    </Modal>
+      error={remove.error}
+      isPending={remove.isPending}
+      label="Delete"
+      pendingLabel="Deleting…"
+      onConfirm={() => remove.mutate()}
+    />
   );
 }

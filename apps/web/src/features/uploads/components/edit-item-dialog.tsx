@@ -2,7 +2,7 @@ import type { ItemDetails } from '@sticky/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
-import { buttonStyles } from '@/components/button-styles.ts';
+import { DialogActions } from '@/components/dialog-actions.tsx';
 import { notify } from '@/lib/notify.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import type { UploadFieldValues } from '../api/send-upload.ts';
@@ -68,23 +68,13 @@ export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItem
           isDisabled={save.isPending}
           isTypeFixed={details.type === 'text'}
         />
-        {save.error && (
-          <p role="alert" className="text-sm text-red-300">
-            {save.error.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <button
-            type="button"
-            className={buttonStyles.secondary}
-            onClick={() => onOpenChange(false)}
-          >
-            Cancel
-          </button>
-          <button type="submit" className={buttonStyles.primary} aria-disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <DialogActions
+          error={save.error}
+          isPending={save.isPending}
+          label="Save"
+          pendingLabel="Saving…"
+          onCancel={() => onOpenChange(false)}
+        />
       </form>
     </Modal>
   );

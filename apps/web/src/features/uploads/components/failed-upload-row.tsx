@@ -32,20 +32,12 @@ export function FailedUploadRow({
       </p>
       <div className="flex gap-1">
         {onRetry && (
-          <button
-            type="button"
-            className={`${buttonStyles.ghost} px-3 py-1.5 text-xs`}
-            onClick={onRetry}
-          >
+          <button type="button" className={buttonStyles.smallGhost} onClick={onRetry}>
             <RotateCcw className="size-3.5" aria-hidden="true" />
             Retry<span className="sr-only"> {fileName}</span>
           </button>
         )}
-        <button
-          type="button"
-          className={`${buttonStyles.ghost} px-3 py-1.5 text-xs`}
-          onClick={onRemove}
-        >
+        <button type="button" className={buttonStyles.smallGhost} onClick={onRemove}>
           <X className="size-3.5" aria-hidden="true" />
           Remove<span className="sr-only"> {fileName}</span>
         </button>

@@ -2,15 +2,14 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import {
   blockedHashesQueryKey,
   blockedHashesQueryOptions,
   unblockHash,
 } from '../api/blocked-hashes.ts';
 import { liftUploadBan, uploadBansQueryKey, uploadBansQueryOptions } from '../api/upload-bans.ts';
-
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
+import { NextPageButton } from './next-page-button.tsx';
 
 /** People stopped from uploading, with the reason they see, and Lift. */
 export function UploadBansList() {
@@ -19,10 +18,7 @@ export function UploadBansList() {
   const lift = useMutation({
     mutationFn: liftUploadBan,
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: uploadBansQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, uploadBansQueryKey);
       void notify('success', 'They can upload again');
     },
     onError: (error) => void notify('error', error.message),
@@ -42,7 +38,7 @@ export function UploadBansList() {
           <span className="text-gray-300">“{ban.reason}”</span>
           <button
             type="button"
-            className={smallButton}
+            className={buttonStyles.smallSecondary}
             aria-disabled={lift.isPending || undefined}
             onClick={() => !lift.isPending && lift.mutate(ban.person.id)}
           >
@@ -61,10 +57,7 @@ export function BlockedHashesList() {
   const unblock = useMutation({
     mutationFn: unblockHash,
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: blockedHashesQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
+      await refreshAfterAdminAction(queryClient, blockedHashesQueryKey);
       void notify('success', 'File unblocked');
     },
     onError: (error) => void notify('error', error.message),
@@ -89,7 +82,7 @@ export function BlockedHashesList() {
               </span>
               <button
                 type="button"
-                className={smallButton}
+                className={buttonStyles.smallSecondary}
                 aria-disabled={unblock.isPending || undefined}
                 onClick={() => !unblock.isPending && unblock.mutate(hash.sha256)}
               >
@@ -99,15 +92,7 @@ export function BlockedHashesList() {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          onClick={() => void query.fetchNextPage()}
-        >
-          More blocked files
-        </button>
-      )}
+      <NextPageButton query={query} label="More blocked files" />
     </div>
   );
 }

@@ -6,16 +6,25 @@ import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { ErrorState, LoadingIndicator } from '@/features/content';
 import { notify } from '@/lib/notify.ts';
-import { auditQueryKey } from '../api/admin-audit.ts';
+import { refreshAfterAdminAction } from '../api/admin-audit.ts';
 import { closeReport, reportsQueryKey, reportsQueryOptions } from '../api/admin-reports.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
-
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
+import { NextPageButton } from './next-page-button.tsx';
+import { StateFilter } from './state-filter.tsx';
 
 const stateFilters: Array<{ value: ReportState; label: string }> = [
   { value: 'open', label: 'Open' },
   { value: 'resolved', label: 'Resolved' },
   { value: 'dismissed', label: 'Dismissed' },
+];
+
+type ReportAction = 'hide' | 'resolved' | 'dismissed';
+
+/** What each way of closing a report is called on its button, and what is said once done. */
+const reportActions: Array<{ action: ReportAction; label: string; doneText: string }> = [
+  { action: 'hide', label: 'Hide item and resolve', doneText: 'Item hidden, report resolved' },
+  { action: 'resolved', label: 'Resolve', doneText: 'Report resolved' },
+  { action: 'dismissed', label: 'Dismiss', doneText: 'Report dismissed' },
 ];
 
 /** The item page's path from its absolute URL, so the link stays in the app. */
@@ -30,7 +39,7 @@ function toPath(url: string): string {
 function ReportRow({ report }: { report: Report }) {
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: async (action: 'hide' | 'resolved' | 'dismissed') => {
+    mutationFn: async (action: ReportAction) => {
       if (action === 'hide') {
         await updateItem(report.itemId, { isHidden: true });
         await refreshAfterItemChange(queryClient, report.itemId);
@@ -39,24 +48,16 @@ function ReportRow({ report }: { report: Report }) {
       return action;
     },
     onSuccess: async (action) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: reportsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: auditQueryKey }),
-      ]);
-      void notify(
-        'success',
-        action === 'hide'
-          ? 'Item hidden, report resolved'
-          : action === 'resolved'
-            ? 'Report resolved'
-            : 'Report dismissed',
-      );
+      await refreshAfterAdminAction(queryClient, reportsQueryKey);
+      const { doneText } = reportActions.find((entry) => entry.action === action)!;
+      void notify('success', doneText);
     },
     onError: (error) => void notify('error', error.message),
   });
-  const run = (action: 'hide' | 'resolved' | 'dismissed') => {
-    if (!act.isPending) act.mutate(action);
-  };
+  // An item already hidden is only resolved or dismissed.
+  const actions = reportActions.filter(
+    (entry) => !(entry.action === 'hide' && report.isItemHidden),
+  );
   return (
     <li className="flex flex-col gap-2 rounded-xl border border-white/10 bg-white/5 p-3">
       <div className="flex flex-wrap items-baseline gap-x-2">
@@ -78,33 +79,18 @@ function ReportRow({ report }: { report: Report }) {
       </p>
       {report.state === 'open' && (
         <div className="flex flex-wrap gap-2">
-          {!report.isItemHidden && (
+          {actions.map(({ action, label }) => (
             <button
+              key={action}
               type="button"
-              className={smallButton}
+              className={buttonStyles.smallSecondary}
               aria-disabled={act.isPending || undefined}
-              onClick={() => run('hide')}
+              onClick={() => !act.isPending && act.mutate(action)}
             >
-              Hide item and resolve
+              {label}
               <span className="sr-only"> the report of {report.itemTitle}</span>
             </button>
-          )}
-          <button
-            type="button"
-            className={smallButton}
-            aria-disabled={act.isPending || undefined}
-            onClick={() => run('resolved')}
-          >
-            Resolve<span className="sr-only"> the report of {report.itemTitle}</span>
-          </button>
-          <button
-            type="button"
-            className={smallButton}
-            aria-disabled={act.isPending || undefined}
-            onClick={() => run('dismissed')}
-          >
-            Dismiss<span className="sr-only"> the report of {report.itemTitle}</span>
-          </button>
+          ))}
         </div>
       )}
     </li>
@@ -118,19 +104,7 @@ export function ReportsList() {
   const reports = query.data?.pages.flatMap((page) => page.reports) ?? [];
   return (
     <div className="flex flex-col gap-3">
-      <div role="group" aria-label="Show reports" className="flex flex-wrap gap-2">
-        {stateFilters.map((filter) => (
-          <button
-            key={filter.value}
-            type="button"
-            aria-pressed={state === filter.value}
-            onClick={() => setState(filter.value)}
-            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
-          >
-            {filter.label}
-          </button>
-        ))}
-      </div>
+      <StateFilter label="Show reports" options={stateFilters} value={state} onChange={setState} />
       {query.isPending ? (
         <LoadingIndicator label="Loading reports…" />
       ) : query.error ? (
@@ -144,16 +118,7 @@ export function ReportsList() {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          aria-disabled={query.isFetchingNextPage || undefined}
-          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'More reports'}
-        </button>
-      )}
+      <NextPageButton query={query} label="More reports" />
     </div>
   );
 }

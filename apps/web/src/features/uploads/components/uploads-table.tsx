@@ -17,6 +17,8 @@ import { getItemPagePath, getItemPageUrl } from '../item-links.ts';
 import { BanUploaderDialog } from './ban-uploader-dialog.tsx';
 import { DeleteItemDialog } from './delete-item-dialog.tsx';
 import { EditItemDialog } from './edit-item-dialog.tsx';
+import { NextPageButton } from './next-page-button.tsx';
+import { StateFilter } from './state-filter.tsx';
 import { UploadStateBadge } from './upload-state-badge.tsx';
 
 const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
@@ -27,14 +29,16 @@ const stateFilters: Array<{ value: UploadState | undefined; label: string }> = [
   { value: 'hidden', label: 'Hidden' },
 ];
 
-const smallButton = `${buttonStyles.secondary} px-3 py-1.5 text-xs`;
-
 /** Admins stop a person's uploads from the row of one of them (docs/security.md). */
 function BanUploaderAction({ person }: { person: Uploader }) {
   const [isOpen, setIsOpen] = useState(false);
   return (
     <>
-      <button type="button" className={`${smallButton} self-start`} onClick={() => setIsOpen(true)}>
+      <button
+        type="button"
+        className={`${buttonStyles.smallSecondary} self-start`}
+        onClick={() => setIsOpen(true)}
+      >
         <Ban className="size-3.5" aria-hidden="true" />
         Stop uploads<span className="sr-only"> by {person.name}</span>
       </button>
@@ -178,13 +182,21 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
       {hasItem && (canEdit || upload.state === 'ready') && (
         <div className="flex flex-wrap gap-2">
           {canEdit && (
-            <button type="button" className={smallButton} onClick={() => setIsEditing(true)}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => setIsEditing(true)}
+            >
               <Pencil className="size-3.5" aria-hidden="true" />
               Edit<span className="sr-only"> {details.title}</span>
             </button>
           )}
           {canShare && (
-            <button type="button" className={smallButton} onClick={() => void onCopy()}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => void onCopy()}
+            >
               <Link2 className="size-3.5" aria-hidden="true" />
               Copy link<span className="sr-only"> of {details.title}</span>
             </button>
@@ -192,7 +204,7 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
           {scope === 'everyone' && (
             <button
               type="button"
-              className={smallButton}
+              className={buttonStyles.smallSecondary}
               aria-disabled={toggleHidden.isPending}
               onClick={() => !toggleHidden.isPending && toggleHidden.mutate()}
             >
@@ -206,7 +218,11 @@ function UploadRow({ upload, scope }: { upload: Upload; scope: UploadsScope }) {
             </button>
           )}
           {canDelete && (
-            <button type="button" className={smallButton} onClick={() => setIsDeleting(true)}>
+            <button
+              type="button"
+              className={buttonStyles.smallSecondary}
+              onClick={() => setIsDeleting(true)}
+            >
               <Trash2 className="size-3.5" aria-hidden="true" />
               Delete<span className="sr-only"> {details.title}</span>
             </button>
@@ -247,19 +263,7 @@ export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
   const uploads = query.data?.pages.flatMap((page) => page.uploads) ?? [];
   return (
     <div className="flex flex-col gap-4">
-      <div role="group" aria-label="Show uploads" className="flex flex-wrap gap-2">
-        {stateFilters.map((filter) => (
-          <button
-            key={filter.label}
-            type="button"
-            aria-pressed={state === filter.value}
-            onClick={() => setState(filter.value)}
-            className={`${buttonStyles.secondary} px-3 py-1.5 text-sm aria-pressed:border-violet-400 aria-pressed:bg-violet-500/25`}
-          >
-            {filter.label}
-          </button>
-        ))}
-      </div>
+      <StateFilter label="Show uploads" options={stateFilters} value={state} onChange={setState} />
       {query.isPending ? (
         <LoadingIndicator label="Loading uploads…" />
       ) : query.error ? (
@@ -275,16 +279,7 @@ export function UploadsTable({ scope, label, emptyText }: UploadsTableProps) {
           ))}
         </ul>
       )}
-      {query.hasNextPage && (
-        <button
-          type="button"
-          className={`${buttonStyles.secondary} self-center`}
-          aria-disabled={query.isFetchingNextPage}
-          onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-        >
-          {query.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <NextPageButton query={query} label="Load more" />
     </div>
   );
 }
