@@ -1,133 +1,23 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { itemVisibilitySchema } from '@sticky/contracts';
-
-/**
- * Every environment variable the server reads. Each one is validated here, at start-up, so
- * a typo fails loudly with one line per bad value instead of surfacing later as a crash.
- */
-const csv = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  );
-
-const positiveInt = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < 1 || parsed > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return parsed;
-    });
-
-/** Like positiveInt, where 0 means "none" (no wait, no floor). */
-const wholeNumber = (name: string, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return fallback;
-      const parsed = Number(value);
-      if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from 0, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return parsed;
-    });
-
-/** 1/true/yes/on or 0/false/no/off; unset (undefined) when empty. */
-const booleanFlag = (name: string, expected: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      if (['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase())) return true;
-      if (['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) return false;
-      ctx.addIssue({
-        code: 'custom',
-        message: `${name} must be ${expected}, got ${JSON.stringify(value)}`,
-      });
-      return z.NEVER;
-    });
-
-const httpUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      try {
-        const url = new URL(value);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
-        return url.toString().replace(/\/$/, '');
-      } catch {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be an http(s) URL, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-    });
-
-/** An IPv4 or IPv6 address, optionally with a /prefix. */
-function isAddressOrCidr(entry: string): boolean {
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
-}
-
-/** A loopback host name or address (a laptop's own machine). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host)
-  );
-}
-
-const postgresUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      if (!/^postgres(ql)?:\/\//.test(value.trim())) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must start with postgres:// or postgresql://, got ${JSON.stringify(redactUrl(value))}`,
-        });
-        return z.NEVER;
-      }
-      return value.trim();
-    });
-
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+import {
+  booleanFlag,
+  csv,
+  httpUrl,
+  isAddressOrCidr,
+  isLoopbackHost,
+  optionalText,
+  positiveInt,
+  postgresUrl,
+  wholeNumber,
+} from './env-values.ts';
 
 /*
- * The variables by section: each section's schema validates its variables, and its `read…`
- * function maps them to its part of the configuration, whose type is inferred (`AppConfig`).
+ * Every environment variable the server reads. Each one is validated here, at start-up, so
+ * a typo fails loudly with one line per bad value instead of surfacing later as a crash. By
+ * section: each section's schema validates its variables, and its `read…` function maps them to
+ * its part of the configuration, whose type is inferred (`AppConfig`).
  */
 
 /** The HTTP server: mode, address, proxies, the public URL and host names, logs. */
@@ -728,10 +618,6 @@ function checkCombinations(env: z.output<typeof envFieldsSchema>, ctx: z.Refinem
 }
 
 const envSchema = envFieldsSchema.superRefine(checkCombinations);
-
-function redactUrl(value: string): string {
-  return value.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-}
 
 export type SignInProvider =
   | { kind: 'google'; issuer: string; clientId: string; clientSecret: string; displayName: string }
