@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { StartupError } from '../lib/startup-error.ts';
 import type { DatabaseHandle } from './client.ts';
+import { withConnectionTransaction } from './transaction.ts';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -97,21 +98,9 @@ export async function migrateDatabase(
   options: { folder?: string } = {},
 ): Promise<void> {
   const migrations = readMigrations(options.folder);
-  const client = await handle.pool.connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    await client.query('SELECT pg_advisory_lock(726_517)');
-    await client.query('BEGIN');
-    try {
-      await applyMigrations(client, migrations);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(726_517)').catch(() => {});
-    await client.query('RESET statement_timeout').catch(() => {});
-    client.release();
-  }
+  await withConnectionTransaction(handle.pool, async (client) => {
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query('SELECT pg_advisory_xact_lock(726_517)');
+    await applyMigrations(client, migrations);
+  });
 }
