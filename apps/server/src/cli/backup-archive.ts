@@ -132,7 +132,7 @@ export async function writeBackup(options: {
         );
         const known = readMigrations();
         const last = applied.at(-1);
-        const migration = known.find((entry) => String(entry.createdAt) === last?.created_at);
+        const migration = known.find((entry) => String(entry.folderMillis) === last?.created_at);
         if (!migration) {
           throw new CliError(
             'The database has a migration this version of Sticky does not know: back it up with the version that made it.',
