@@ -4,8 +4,6 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import pino from 'pino';
 import { createMediaServices } from '../catalog/import/media-services.ts';
-import { ConfigError, loadConfig } from '../config/env.ts';
-import type { AppConfig } from '../config/env.ts';
 import { DataDirBusyError, PostgresSetupError } from '../db/embedded.ts';
 import { openDatabase } from '../services/open-database.ts';
 import {
@@ -18,7 +16,7 @@ import {
 } from './backup-archive.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError, parseCommandArgs, usageExitCode } from './cli-command.ts';
-import { openCatalog } from './open-catalog.ts';
+import { openCatalog, readCliConfig } from './open-catalog.ts';
 
 const backupUsage = `npm run sticky -- backup <file.tar.gz>
 
@@ -51,15 +49,6 @@ function describeCounts(counts: {
     countOf(counts.uploads, 'upload', 'uploads'),
     countOf(counts.favorites, 'favorite', 'favorites'),
   ].join(', ');
-}
-
-function readConfig(): AppConfig {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, 78);
-    throw error;
-  }
 }
 
 export const backupCommand: CliCommand = {
@@ -113,7 +102,7 @@ export const restoreCommand: CliCommand = {
     if (positionals.length !== 1) throw new CliError(`Usage: ${restoreUsage}`, usageExitCode);
     const archive = path.resolve(positionals[0]!);
     if (!fs.existsSync(archive)) throw new CliError(`${archive} does not exist.`, 66);
-    const config = readConfig();
+    const config = readCliConfig();
     await fsp.mkdir(config.dataDir, { recursive: true });
     // Unpacked and checked whole in DATA_DIR, so the media move in by rename.
     const staging = path.join(config.dataDir, `.restore-${randomBytes(6).toString('hex')}`);

@@ -18,18 +18,22 @@ export interface OpenCatalog {
   close: () => Promise<void>;
 }
 
+/** The server's configuration for a CLI command: a bad one exits 78, as the server does. */
+export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, 78);
+    throw error;
+  }
+}
+
 /**
  * The server's configuration and database for a CLI command, opened as the server opens it
  * (services/open-database.ts); a running server holding DATA_DIR is named, with what to do.
  */
 export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise<OpenCatalog> {
-  let config: AppConfig;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, 78);
-    throw error;
-  }
+  const config = readCliConfig(env);
   // Only problems reach the terminal: the progress bar owns it.
   const log = pino({ level: 'warn', base: { service: 'sticky-cli' } }, pino.destination(2));
   const media = createMediaServices(config);
