@@ -9,6 +9,7 @@ import { create as createTar, extract as extractTar, list as listTar } from 'tar
 import { isContentAddressedPath } from '../storage/media-paths.ts';
 import { applyMigrations, migrationsFolder, readMigrations } from '../db/migrate.ts';
 import { withConnectionTransaction } from '../db/transaction.ts';
+import { defaultJobSchema } from '../jobs/job-queue.ts';
 import { CliError } from './cli-command.ts';
 
 /** What `backup` writes beside the data, and `restore` checks first (docs/operations.md). */
@@ -339,7 +340,7 @@ export async function restoreDatabase(
   }
   await withConnectionTransaction(pool, async (client) => {
     await client.query('SET LOCAL statement_timeout = 0');
-    for (const schema of ['public', 'drizzle', 'pgboss']) {
+    for (const schema of ['public', 'drizzle', defaultJobSchema]) {
       await client.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
     }
     await client.query('CREATE SCHEMA public');
