@@ -43,10 +43,9 @@ async function createEditor(server: BenchServer, itemNumber: number) {
 }
 
 /**
- * The issue-43 figure: the repeating `/v2` search mix at 32 connections, first quiet, then
- * while one person edits the title of their own item twice a second (each edit used to move
- * the catalog version and leave every kept answer cold; docs/catalog.md, "Caches and
- * versions"). Works on a baseline's server too (it has the same tables).
+ * The repeating `/v2` search mix at 32 connections, first quiet, then while one person edits
+ * the title of their own item twice a second: what an edit does to the kept answers
+ * (docs/catalog.md, "Caches and versions"). Works on a baseline's server too (same tables).
  */
 export async function measureSearchUnderEdits(
   server: BenchServer,
