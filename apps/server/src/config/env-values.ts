@@ -49,6 +49,27 @@ export const wholeNumber = (name: string, fallback: number) =>
       return parsed;
     });
 
+/** One of `values`, trimmed (and lower-cased when asked); `fallback` when empty. */
+export const oneOf = <const T extends string, F extends T | undefined>(
+  name: string,
+  values: readonly T[],
+  options: { fallback: F; expected: string; isCaseInsensitive?: boolean },
+) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): T | F => {
+      const text = value?.trim() ?? '';
+      const choice = options.isCaseInsensitive ? text.toLowerCase() : text;
+      if (choice === '') return options.fallback;
+      if ((values as readonly string[]).includes(choice)) return choice as T;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be ${options.expected}, got ${JSON.stringify(value)}`,
+      });
+      return z.NEVER;
+    });
+
 /** 1/true/yes/on or 0/false/no/off; unset (undefined) when empty. */
 export const booleanFlag = (name: string, expected: string) =>
   z

@@ -7,6 +7,7 @@ import {
   httpUrl,
   isAddressOrCidr,
   isLoopbackHost,
+  oneOf,
   optionalText,
   positiveInt,
   postgresUrl,
@@ -22,20 +23,10 @@ import {
 
 /** The HTTP server: mode, address, proxies, the public URL and host names, logs. */
 const serverEnvSchema = z.object({
-  NODE_ENV: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const mode = value?.trim() || 'development';
-      if (!['development', 'production', 'test'].includes(mode)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `NODE_ENV must be development, production or test, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return mode as 'development' | 'production' | 'test';
-    }),
+  NODE_ENV: oneOf('NODE_ENV', ['development', 'production', 'test'], {
+    fallback: 'development',
+    expected: 'development, production or test',
+  }),
   PORT: z
     .string()
     .optional()
@@ -83,34 +74,14 @@ const serverEnvSchema = z.object({
       });
     }
   }),
-  LOG_LEVEL: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const level = value?.trim() || 'info';
-      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return level;
-    }),
-  LOG_FORMAT: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const format = value?.trim() || undefined;
-      if (format !== undefined && format !== 'json' && format !== 'pretty') {
-        ctx.addIssue({
-          code: 'custom',
-          message: `LOG_FORMAT must be json or pretty (unset: pretty on a terminal, json otherwise), got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return format as 'json' | 'pretty' | undefined;
-    }),
+  LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    fallback: 'info',
+    expected: 'one of fatal, error, warn, info, debug, trace, silent',
+  }),
+  LOG_FORMAT: oneOf('LOG_FORMAT', ['json', 'pretty'], {
+    fallback: undefined,
+    expected: 'json or pretty (unset: pretty on a terminal, json otherwise)',
+  }),
 });
 
 function readServerConfig(e: z.output<typeof serverEnvSchema>) {
@@ -365,20 +336,11 @@ const mediaEnvSchema = z.object({
   IMPORT_MAX_FRAMES: positiveInt('IMPORT_MAX_FRAMES', 1000),
   IMPORT_MAX_DURATION_MS: positiveInt('IMPORT_MAX_DURATION_MS', 120_000),
   IMPORT_WORKERS: positiveInt('IMPORT_WORKERS', 2, 64),
-  UPLOADS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const mode = value?.trim().toLowerCase() || 'everyone';
-      if (!['everyone', 'admins', 'off'].includes(mode)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `UPLOADS must be everyone, admins or off, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return mode as 'everyone' | 'admins' | 'off';
-    }),
+  UPLOADS: oneOf('UPLOADS', ['everyone', 'admins', 'off'], {
+    fallback: 'everyone',
+    expected: 'everyone, admins or off',
+    isCaseInsensitive: true,
+  }),
   UPLOAD_MAX_BYTES: positiveInt('UPLOAD_MAX_BYTES', 20 * 1024 * 1024),
   UPLOAD_MAX_FILES: positiveInt('UPLOAD_MAX_FILES', 20, 100),
   UPLOAD_BYTES_PER_DAY: positiveInt('UPLOAD_BYTES_PER_DAY', 500 * 1024 * 1024),
@@ -386,21 +348,11 @@ const mediaEnvSchema = z.object({
   // The default and what it lets through: docs/uploads.md, "Receiving".
   UPLOAD_MEGAPIXELS_PER_DAY: positiveInt('UPLOAD_MEGAPIXELS_PER_DAY', 10_000),
   UPLOAD_WORKERS: positiveInt('UPLOAD_WORKERS', 2, 64),
-  UPLOAD_VISIBILITY: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const visibility = value?.trim().toLowerCase() || 'public';
-      const parsed = itemVisibilitySchema.safeParse(visibility);
-      if (!parsed.success) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `UPLOAD_VISIBILITY must be public, unlisted or private, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return parsed.data;
-    }),
+  UPLOAD_VISIBILITY: oneOf('UPLOAD_VISIBILITY', itemVisibilitySchema.options, {
+    fallback: 'public',
+    expected: 'public, unlisted or private',
+    isCaseInsensitive: true,
+  }),
 });
 
 function readMediaConfig(e: z.output<typeof mediaEnvSchema>) {
@@ -431,20 +383,11 @@ function readMediaConfig(e: z.output<typeof mediaEnvSchema>) {
 
 /** Where media files live and where their URLs point (docs/scaling.md, "Media storage"). */
 const storageEnvSchema = z.object({
-  STORAGE: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const kind = value?.trim().toLowerCase() || 'local';
-      if (kind !== 'local' && kind !== 's3') {
-        ctx.addIssue({
-          code: 'custom',
-          message: `STORAGE must be local or s3, got ${JSON.stringify(value)}`,
-        });
-        return z.NEVER;
-      }
-      return kind as 'local' | 's3';
-    }),
+  STORAGE: oneOf('STORAGE', ['local', 's3'], {
+    fallback: 'local',
+    expected: 'local or s3',
+    isCaseInsensitive: true,
+  }),
   S3_ENDPOINT: httpUrl('S3_ENDPOINT'),
   S3_REGION: optionalText,
   S3_BUCKET: z
