@@ -576,6 +576,7 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
 /** Reads and validates the environment; throws a ConfigError listing every bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()) {
   const parsed = envSchema.safeParse(env);
