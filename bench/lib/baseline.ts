@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { refusedExitCode } from '../../apps/server/src/cli/import-command.ts';
 import { watchDecoderMemory } from '../import/decoder-memory.ts';
 import type { DecodersMemory } from '../import/decoder-memory.ts';
 import type { ImportRun } from '../import/index.ts';
@@ -125,8 +126,8 @@ export async function importWithBaseline(
   const decoders = decoderWatcher.stop();
   const summary = stdout.split('\n').find((line) => line.startsWith('Imported ')) ?? '';
   const parsed = summaryPattern.exec(summary);
-  // 65: a file was refused, which the summary counts (refusedExitCode in import-command.ts).
-  if ((code !== 0 && code !== 65) || !parsed) {
+  // A refused file is counted in the summary: its exit code says only that there was one.
+  if ((code !== 0 && code !== refusedExitCode) || !parsed) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw new Error(
       `${baseline.commit}'s import exited with ${code}:\n${(stdout + stderr).slice(-2000)}`,

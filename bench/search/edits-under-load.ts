@@ -1,7 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { hashToken } from '../../apps/server/src/auth/sessions.ts';
 import type { LoadResult } from '../lib/load.ts';
 import { runLoad } from '../lib/load.ts';
+import { createTokenHolder } from '../lib/people.ts';
 import { benchApiKey } from '../lib/server.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { syntheticItemId } from './synthetic-catalog.ts';
@@ -32,30 +31,9 @@ export function toTenorSearchPaths(v1Paths: readonly string[]): string[] {
   });
 }
 
-/** A person with an API token who owns one item of the synthetic catalog. */
+/** A person with an API token that may edit, who owns one item of the synthetic catalog. */
 async function createEditor(server: BenchServer, itemNumber: number) {
-  const userId = randomUUID();
-  await server.database.pool.query(
-    `INSERT INTO users (id, issuer, subject, email, name) VALUES ($1, 'bench', $1, $2, 'Editor')`,
-    [userId, `${userId.slice(0, 8)}@bench.example`],
-  );
-  const secret = `sticky_${randomBytes(32).toString('base64url')}`;
-  const tokenId = randomUUID();
-  await server.database.pool.query(
-    `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'bench', $3)`,
-    [tokenId, userId, hashToken(secret)],
-  );
-  // Tokens have scopes since migration 0021, `upload` alone by default: editing needs `items`.
-  // A baseline from before it has no such column, and its tokens may edit.
-  const { rows } = await server.database.pool.query(
-    `SELECT 1 FROM information_schema.columns WHERE table_name = 'api_tokens' AND column_name = 'scopes'`,
-  );
-  if (rows.length > 0) {
-    await server.database.pool.query(
-      `UPDATE api_tokens SET scopes = '{upload,items}' WHERE id = $1`,
-      [tokenId],
-    );
-  }
+  const { userId, secret } = await createTokenHolder(server, { scopes: ['upload', 'items'] });
   const itemId = syntheticItemId(itemNumber);
   await server.database.pool.query('UPDATE items SET owner_id = $1 WHERE id = $2', [
     userId,
@@ -65,10 +43,9 @@ async function createEditor(server: BenchServer, itemNumber: number) {
 }
 
 /**
- * The issue-43 figure: the repeating `/v2` search mix at 32 connections, first quiet, then
- * while one person edits the title of their own item twice a second (each edit used to move
- * the catalog version and leave every kept answer cold; docs/catalog.md, "Caches and
- * versions"). Works on a baseline's server too (it has the same tables).
+ * The repeating `/v2` search mix at 32 connections, first quiet, then while one person edits
+ * the title of their own item twice a second: what an edit does to the kept answers
+ * (docs/catalog.md, "Caches and versions"). Works on a baseline's server too (same tables).
  */
 export async function measureSearchUnderEdits(
   server: BenchServer,

@@ -1,11 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CreateUploadsResponse, ListUploadsResponse } from '@sticky/contracts';
 import sharp from 'sharp';
-import { hashToken } from '../../apps/server/src/auth/sessions.ts';
 import { log } from '../lib/log.ts';
 import { gifsDir } from '../lib/paths.ts';
+import { createTokenHolder } from '../lib/people.ts';
 import { createDataDir, startBenchServer } from '../lib/server.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { round, summarizeLatencies } from '../lib/stats.ts';
@@ -120,20 +119,6 @@ async function waitUntilDone(server: BenchServer, secret: string, ids: Set<strin
   }
 }
 
-async function createPerson(server: BenchServer): Promise<string> {
-  const userId = randomUUID();
-  await server.database.pool.query(
-    `INSERT INTO users (id, issuer, subject, email, name) VALUES ($1, 'bench', $1, $2, 'Bench')`,
-    [userId, `${userId.slice(0, 8)}@bench.example`],
-  );
-  const secret = `sticky_${randomBytes(32).toString('base64url')}`;
-  await server.database.pool.query(
-    `INSERT INTO api_tokens (id, user_id, name, token_hash) VALUES ($1, $2, 'bench', $3)`,
-    [randomUUID(), userId, hashToken(secret)],
-  );
-  return secret;
-}
-
 /**
  * Uploads through the real server (docs/uploads.md): the time from dropping a 2 MB GIF to its
  * `Ready`, one at a time on an idle server, and how many files a second the queue makes into
@@ -154,7 +139,7 @@ export async function runUploadsBench(options: {
     UPLOAD_MEGAPIXELS_PER_DAY: String(100_000_000),
   });
   try {
-    const secret = await createPerson(server);
+    const { secret } = await createTokenHolder(server);
 
     const { source, bytes: gif } = await makeGifOfAbout(2 * 1024 * 1024);
     const metadata = await sharp(gif, { animated: true }).metadata();
@@ -263,8 +248,8 @@ async function measureFairness(
   log(`uploads: ${options.runs} × one GIF behind another person's ${heavyFiles} heavy GIFs`);
   for (let run = 0; run < options.runs; run += 1) {
     await waitForIdleQueue(server);
-    const heavy = await createPerson(server);
-    const light = await createPerson(server);
+    const { secret: heavy } = await createTokenHolder(server);
+    const { secret: light } = await createTokenHolder(server);
     const batch = Array.from({ length: heavyFiles }, (_, n) => ({
       name: `heavy-${run}-${n}.gif`,
       bytes: variant(heavyGif, 1000 + run * heavyFiles + n),

@@ -8,6 +8,8 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { create as createTar, extract as extractTar, list as listTar } from 'tar';
 import { isContentAddressedPath } from '../storage/media-paths.ts';
 import { applyMigrations, migrationsFolder, readMigrations } from '../db/migrate.ts';
+import { withConnectionTransaction } from '../db/transaction.ts';
+import { defaultJobSchema } from '../jobs/job-queue.ts';
 import { CliError } from './cli-command.ts';
 
 /** What `backup` writes beside the data, and `restore` checks first (docs/operations.md). */
@@ -122,72 +124,67 @@ export async function writeBackup(options: {
   await fsp.mkdir(path.join(staging, 'database'), { recursive: true });
   const files: BackupManifest['files'] = {};
   try {
-    const client = await options.pool.connect();
-    let snapshot: Omit<BackupManifest, 'files' | 'createdAt' | 'media'>;
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query('SET LOCAL statement_timeout = 0');
-      const { rows: applied } = await client.query<{ created_at: string }>(
-        'SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at',
-      );
-      const known = readMigrations();
-      const last = applied.at(-1);
-      const migration = known.find((entry) => String(entry.createdAt) === last?.created_at);
-      if (!migration) {
-        throw new CliError(
-          'The database has a migration this version of Sticky does not know: back it up with the version that made it.',
+    const snapshot = await withConnectionTransaction(
+      options.pool,
+      async (client): Promise<Omit<BackupManifest, 'files' | 'createdAt' | 'media'>> => {
+        await client.query('SET LOCAL statement_timeout = 0');
+        const { rows: applied } = await client.query<{ created_at: string }>(
+          'SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at',
         );
-      }
-      const tables = await listTables(client);
-      for (const table of tables) {
-        const file = `database/${table.name}.copy`;
-        const target = path.join(staging, file);
-        const columns = table.columns.map(quote).join(', ');
-        await pipeline(
-          client.query(copyTo(`COPY ${quote(table.name)} (${columns}) TO STDOUT`)),
-          fs.createWriteStream(target),
-        );
-        files[file] = await hashFile(target);
-      }
-      const { rows: sequences } = await client.query<{
-        name: string;
-        value: string | null;
-        is_called: boolean;
-      }>(
-        `SELECT s.relname AS name, pg_sequence_last_value(s.oid)::text AS value,
+        const known = readMigrations();
+        const last = applied.at(-1);
+        const migration = known.find((entry) => String(entry.folderMillis) === last?.created_at);
+        if (!migration) {
+          throw new CliError(
+            'The database has a migration this version of Sticky does not know: back it up with the version that made it.',
+          );
+        }
+        const tables = await listTables(client);
+        for (const table of tables) {
+          const file = `database/${table.name}.copy`;
+          const target = path.join(staging, file);
+          const columns = table.columns.map(quote).join(', ');
+          await pipeline(
+            client.query(copyTo(`COPY ${quote(table.name)} (${columns}) TO STDOUT`)),
+            fs.createWriteStream(target),
+          );
+          files[file] = await hashFile(target);
+        }
+        const { rows: sequences } = await client.query<{
+          name: string;
+          value: string | null;
+          is_called: boolean;
+        }>(
+          `SELECT s.relname AS name, pg_sequence_last_value(s.oid)::text AS value,
                 pg_sequence_last_value(s.oid) IS NOT NULL AS is_called
            FROM pg_class s JOIN pg_namespace n ON n.oid = s.relnamespace AND n.nspname = 'public'
           WHERE s.relkind = 'S'`,
-      );
-      const { rows: version } = await client.query<{ server_version: string }>(
-        'SHOW server_version',
-      );
-      snapshot = {
-        format: 'sticky-backup',
-        formatVersion: 1,
-        stickyVersion: readStickyVersion(),
-        migration: { count: applied.length, tag: migration.tag },
-        postgresVersion: version[0]!.server_version,
-        counts: {
-          items: await count(client, 'items'),
-          users: await count(client, 'users'),
-          uploads: await count(client, 'uploads'),
-          favorites: await count(client, 'favorites'),
-        },
-        tables: tables.map((table) => ({ ...table, file: `database/${table.name}.copy` })),
-        sequences: sequences.map((row) => ({
-          name: row.name,
-          value: row.value,
-          isCalled: row.is_called,
-        })),
-      };
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+        );
+        const { rows: version } = await client.query<{ server_version: string }>(
+          'SHOW server_version',
+        );
+        return {
+          format: 'sticky-backup',
+          formatVersion: 1,
+          stickyVersion: readStickyVersion(),
+          migration: { count: applied.length, tag: migration.tag },
+          postgresVersion: version[0]!.server_version,
+          counts: {
+            items: await count(client, 'items'),
+            users: await count(client, 'users'),
+            uploads: await count(client, 'uploads'),
+            favorites: await count(client, 'favorites'),
+          },
+          tables: tables.map((table) => ({ ...table, file: `database/${table.name}.copy` })),
+          sequences: sequences.map((row) => ({
+            name: row.name,
+            value: row.value,
+            isCalled: row.is_called,
+          })),
+        };
+      },
+      { begin: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' },
+    );
 
     const mediaFiles = options.mediaDir ? listMediaFiles(options.mediaDir) : [];
     for (const relative of mediaFiles) {
@@ -341,11 +338,9 @@ export async function restoreDatabase(
       `The backup was made by a newer Sticky (migration ${manifest.migration.tag}): restore it with that version or a later one; nothing was restored.`,
     );
   }
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withConnectionTransaction(pool, async (client) => {
     await client.query('SET LOCAL statement_timeout = 0');
-    for (const schema of ['public', 'drizzle', 'pgboss']) {
+    for (const schema of ['public', 'drizzle', defaultJobSchema]) {
       await client.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
     }
     await client.query('CREATE SCHEMA public');
@@ -369,13 +364,7 @@ export async function restoreDatabase(
         sequence.isCalled,
       ]);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Moves the verified media into DATA_DIR/media: renames on one file system, never a copy. */

@@ -2,12 +2,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import pino from 'pino';
-import { createMediaServices } from '../catalog/import/media-services.ts';
-import { ConfigError, loadConfig } from '../config/env.ts';
-import type { AppConfig } from '../config/env.ts';
-import { DataDirBusyError, PostgresSetupError } from '../db/embedded.ts';
-import { openDatabase } from '../services/open-database.ts';
 import {
   hasInstanceRows,
   hasMediaFiles,
@@ -18,7 +12,7 @@ import {
 } from './backup-archive.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError, parseCommandArgs, usageExitCode } from './cli-command.ts';
-import { openCatalog } from './open-catalog.ts';
+import { openCatalog, readCliConfig } from './open-catalog.ts';
 
 const backupUsage = `npm run sticky -- backup <file.tar.gz>
 
@@ -51,15 +45,6 @@ function describeCounts(counts: {
     countOf(counts.uploads, 'upload', 'uploads'),
     countOf(counts.favorites, 'favorite', 'favorites'),
   ].join(', ');
-}
-
-function readConfig(): AppConfig {
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message, 78);
-    throw error;
-  }
 }
 
 export const backupCommand: CliCommand = {
@@ -113,31 +98,15 @@ export const restoreCommand: CliCommand = {
     if (positionals.length !== 1) throw new CliError(`Usage: ${restoreUsage}`, usageExitCode);
     const archive = path.resolve(positionals[0]!);
     if (!fs.existsSync(archive)) throw new CliError(`${archive} does not exist.`, 66);
-    const config = readConfig();
+    const config = readCliConfig();
     await fsp.mkdir(config.dataDir, { recursive: true });
     // Unpacked and checked whole in DATA_DIR, so the media move in by rename.
     const staging = path.join(config.dataDir, `.restore-${randomBytes(6).toString('hex')}`);
     try {
       const manifest = await unpackVerified(archive, staging);
-      const log = pino({ level: 'warn', base: { service: 'sticky-cli' } }, pino.destination(2));
-      const media = createMediaServices(config);
-      let opened;
+      const catalog = await openCatalog({ config, exclusiveFor: 'restore' });
       try {
-        // Never beside a running server: it would serve and write while the rows are replaced.
-        opened = await openDatabase(config, log, { store: media.store, poolSize: 2 });
-      } catch (error) {
-        await media.close();
-        if (error instanceof DataDirBusyError) {
-          throw new CliError(
-            `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir}: stop it, then restore.`,
-            75,
-          );
-        }
-        if (error instanceof PostgresSetupError) throw new CliError(error.message, 1);
-        throw error;
-      }
-      try {
-        const pool = opened.database.pool;
+        const pool = catalog.database.pool;
         const isLocal = config.storage.kind === 'local';
         if (!values.force) {
           if (await hasInstanceRows(pool)) {
@@ -163,8 +132,7 @@ export const restoreCommand: CliCommand = {
         );
         return 0;
       } finally {
-        await media.close();
-        await opened.close();
+        await catalog.close();
       }
     } finally {
       await fsp.rm(staging, { recursive: true, force: true, maxRetries: 5 });

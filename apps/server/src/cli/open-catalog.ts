@@ -18,18 +18,26 @@ export interface OpenCatalog {
   close: () => Promise<void>;
 }
 
-/**
- * The server's configuration and database for a CLI command, opened as the server opens it
- * (services/open-database.ts); a running server holding DATA_DIR is named, with what to do.
- */
-export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise<OpenCatalog> {
-  let config: AppConfig;
+/** The server's configuration for a CLI command: a bad one exits 78, as the server does. */
+export function readCliConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   try {
-    config = loadConfig(env);
+    return loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, 78);
     throw error;
   }
+}
+
+/**
+ * The server's configuration and database for a CLI command, opened as the server opens it
+ * (services/open-database.ts); a running server holding DATA_DIR is named, with what to do.
+ * `exclusiveFor` names a command that must never run beside a server (restore: the server would
+ * serve and write while the rows are replaced); it gets a small pool and never joins one.
+ */
+export async function openCatalog(
+  options: { config?: AppConfig; exclusiveFor?: string } = {},
+): Promise<OpenCatalog> {
+  const config = options.config ?? readCliConfig();
   // Only problems reach the terminal: the progress bar owns it.
   const log = pino({ level: 'warn', base: { service: 'sticky-cli' } }, pino.destination(2));
   const media = createMediaServices(config);
@@ -39,15 +47,17 @@ export async function openCatalog(env: NodeJS.ProcessEnv = process.env): Promise
     // Beside a running server, the import works on that server's database (docs/uploads.md).
     opened = await openDatabase(config, log, {
       store: media.store,
-      poolSize: 10,
-      canJoinRunningServer: true,
+      poolSize: options.exclusiveFor ? 2 : 10,
+      canJoinRunningServer: !options.exclusiveFor,
     });
   } catch (error) {
     await media.close();
     if (error instanceof DataDirBusyError) {
       throw new CliError(
-        `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir} and holds its database, but its PostgreSQL could not be reached.\n` +
-          'Stop the server and run this again, or run both against an external PostgreSQL by setting DATABASE_URL.',
+        options.exclusiveFor
+          ? `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir}: stop it, then ${options.exclusiveFor}.`
+          : `A Sticky server (pid ${error.ownerPid}) is running with DATA_DIR ${config.dataDir} and holds its database, but its PostgreSQL could not be reached.\n` +
+              'Stop the server and run this again, or run both against an external PostgreSQL by setting DATABASE_URL.',
         75,
       );
     }

@@ -2,12 +2,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createStagingDir } from '../catalog/import/media-files.ts';
 import { contentHashOf, hashContent } from '../storage/media-paths.ts';
-import { ConfigError, loadConfig } from '../config/env.ts';
 import { createLocalMediaStore, createS3MediaStore } from '../storage/media-store.ts';
 import type { MediaStore } from '../storage/media-store.ts';
 import type { CliCommand } from './cli-command.ts';
 import { CliError, createProgressBar, parseCommandArgs, usageExitCode } from './cli-command.ts';
-import { openCatalog } from './open-catalog.ts';
+import { openCatalog, readCliConfig } from './open-catalog.ts';
 
 const usage = `npm run sticky -- storage migrate --to s3|local [--remove-source]
 
@@ -112,13 +111,7 @@ export const storageCommand: CliCommand = {
     if (positionals[0] !== 'migrate' || (values.to !== 's3' && values.to !== 'local')) {
       throw new CliError(`Usage: ${usage}`, usageExitCode);
     }
-    let s3Config;
-    try {
-      s3Config = loadConfig({ ...process.env, STORAGE: 's3' });
-    } catch (error) {
-      if (error instanceof ConfigError) throw new CliError(error.message, 78);
-      throw error;
-    }
+    const s3Config = readCliConfig({ ...process.env, STORAGE: 's3' });
     if (s3Config.storage.kind !== 's3') throw new CliError('S3 settings are missing', 78);
     const catalog = await openCatalog();
     const bucket = createS3MediaStore(s3Config.storage);

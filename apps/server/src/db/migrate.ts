@@ -1,41 +1,33 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { MigrationMeta } from 'drizzle-orm/migrator';
 import type pg from 'pg';
 import { StartupError } from '../lib/startup-error.ts';
 import type { DatabaseHandle } from './client.ts';
+import { withConnectionTransaction } from './transaction.ts';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../drizzle',
 );
 
-/** One migration of drizzle's journal: its file, and what drizzle records of it. */
-export interface Migration {
+/** One migration of drizzle's journal as drizzle reads it, with its file name (`tag`) to name it by. */
+export type Migration = MigrationMeta & {
   /** The file name without `.sql` (`0018_related_list_entries`). */
   tag: string;
-  /** The journal's `when`: drizzle's `created_at` for it. */
-  createdAt: number;
-  /** SHA-256 of the file: drizzle's `hash`. */
-  hash: string;
-  statements: string[];
-}
+};
 
-/** The migrations of `folder`'s journal, in order, read as drizzle-kit wrote them. */
+/** The migrations of `folder`'s journal, in order, read as drizzle's migrator reads them. */
 export function readMigrations(folder = migrationsFolder): Migration[] {
   const journal = JSON.parse(
     fs.readFileSync(path.join(folder, 'meta', '_journal.json'), 'utf8'),
-  ) as { entries: Array<{ tag: string; when: number }> };
-  return journal.entries.map((entry) => {
-    const text = fs.readFileSync(path.join(folder, `${entry.tag}.sql`), 'utf8');
-    return {
-      tag: entry.tag,
-      createdAt: entry.when,
-      hash: createHash('sha256').update(text).digest('hex'),
-      statements: text.split('--> statement-breakpoint'),
-    };
-  });
+  ) as { entries: Array<{ tag: string }> };
+  return readMigrationFiles({ migrationsFolder: folder }).map((migration, index) => ({
+    ...migration,
+    tag: journal.entries[index]!.tag,
+  }));
 }
 
 /** A migration that failed: the pending ones were all rolled back, so the database is as it was. */
@@ -71,15 +63,15 @@ export async function applyMigrations(
   );
   const last = rows[0] ? Number(rows[0].created_at) : undefined;
   for (const migration of migrations) {
-    if (last !== undefined && migration.createdAt <= last) continue;
+    if (last !== undefined && migration.folderMillis <= last) continue;
     try {
-      for (const statement of migration.statements) await client.query(statement);
+      for (const statement of migration.sql) await client.query(statement);
     } catch (error) {
       throw new MigrationError(migration.tag, error);
     }
     await client.query(
       'INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)',
-      [migration.hash, migration.createdAt],
+      [migration.hash, migration.folderMillis],
     );
   }
 }
@@ -97,21 +89,9 @@ export async function migrateDatabase(
   options: { folder?: string } = {},
 ): Promise<void> {
   const migrations = readMigrations(options.folder);
-  const client = await handle.pool.connect();
-  try {
-    await client.query('SET statement_timeout = 0');
-    await client.query('SELECT pg_advisory_lock(726_517)');
-    await client.query('BEGIN');
-    try {
-      await applyMigrations(client, migrations);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    }
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(726_517)').catch(() => {});
-    await client.query('RESET statement_timeout').catch(() => {});
-    client.release();
-  }
+  await withConnectionTransaction(handle.pool, async (client) => {
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query('SELECT pg_advisory_xact_lock(726_517)');
+    await applyMigrations(client, migrations);
+  });
 }

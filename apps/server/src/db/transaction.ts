@@ -1,5 +1,6 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
 import type { Db } from 'pg-boss';
 import type { DatabaseHandle } from './client.ts';
 import { isConflict } from './database-errors.ts';
@@ -47,15 +48,28 @@ async function runTransaction<T>(
   database: DatabaseHandle,
   run: (transaction: { tx: Transaction; executor: SqlExecutor }) => Promise<T>,
 ): Promise<T> {
-  const client = await database.pool.connect();
+  return withConnectionTransaction(database.pool, (client) =>
+    run({
+      tx: drizzle(client, { schema }),
+      executor: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) },
+    }),
+  );
+}
+
+/**
+ * A transaction on one connection of `pool`, for work that needs the connection itself (COPY,
+ * advisory locks, pg-boss's SQL): `begin` opens it, COMMIT ends it, a failure rolls it back.
+ */
+export async function withConnectionTransaction<T>(
+  pool: pg.Pool,
+  run: (client: pg.PoolClient) => Promise<T>,
+  options: { begin?: string } = {},
+): Promise<T> {
+  const client = await pool.connect();
   let isBroken = false;
   try {
-    await client.query('BEGIN');
-    const tx = drizzle(client, { schema });
-    const executor: SqlExecutor = {
-      executeSql: (text: string, values?: unknown[]) => client.query(text, values),
-    };
-    const result = await run({ tx, executor });
+    await client.query(options.begin ?? 'BEGIN');
+    const result = await run(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {

@@ -71,6 +71,14 @@ export interface JobQueue {
 /** How often each process writes its row in pg-boss's instance registry (`hasWorkerElsewhere`). */
 const instanceHeartbeatSeconds = 10;
 
+/** pg-boss's schema in the app's database, unless a test gives its app another. */
+export const defaultJobSchema = 'pgboss';
+
+/** The schema's name goes into SQL text: only a plain identifier is taken. */
+export function assertSchemaName(schema: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
+}
+
 /** An instance of the registry that is this process (the registry has no id of our own). */
 function isThisProcess(instance: Pick<Instance, 'host' | 'pid'>): boolean {
   return instance.pid === process.pid && instance.host === os.hostname();
@@ -91,8 +99,8 @@ export function createJobQueue(deps: {
   /** Seconds between this process's registry heartbeats (`instanceHeartbeatSeconds`). */
   heartbeatSeconds?: number;
 }): JobQueue {
-  const schema = deps.schema ?? 'pgboss';
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
+  const schema = deps.schema ?? defaultJobSchema;
+  assertSchemaName(schema);
   const boss = new PgBoss({
     db: poolExecutor(deps.database),
     schema,

@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/client.ts';
+import { assertSchemaName } from './job-queue.ts';
 
 export interface JobQueueStat {
   queue: string;
@@ -18,7 +19,7 @@ export async function readJobQueueStats(
   database: DatabaseHandle,
   schema: string,
 ): Promise<JobQueueStat[]> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`not a schema name: ${schema}`);
+  assertSchemaName(schema);
   const exists = await database.pool.query<{ found: string | null }>(
     'SELECT to_regclass($1) AS found',
     [`${schema}.job`],

@@ -173,33 +173,28 @@ export async function makeLaterRenditions(
   }
 }
 
+/** An item's plan inputs and the renditions it has (`name.format`), as the queries below read it. */
+type StoredItemRenditions = StoredItemKind & { id: string; existing: string[] };
+
+const storedItemRenditionsColumns = `i.id, i.type, i.original_format AS "originalFormat", i.frames,
+  array(SELECT r.name || '.' || r.format FROM renditions r WHERE r.item_id = i.id) AS existing`;
+
+function listMissingRenditionsOf(item: StoredItemRenditions, canMakeVideo: boolean): string[] {
+  return listMissingRenditions(item, new Set(item.existing), canMakeVideo);
+}
+
 /** Of these items, those that lack some of their plan's `later` renditions. */
 export async function listItemsLackingRenditions(
   database: DatabaseHandle,
   itemIds: readonly string[],
   options: { canMakeVideo: boolean },
 ): Promise<string[]> {
-  const { rows } = await database.pool.query<{
-    id: string;
-    type: string;
-    original_format: SourceFormat;
-    frames: number;
-    existing: string[];
-  }>(
-    `SELECT i.id, i.type, i.original_format, i.frames,
-       array(SELECT r.name || '.' || r.format FROM renditions r WHERE r.item_id = i.id) AS existing
-     FROM items i WHERE i.id = ANY($1::text[]) ORDER BY i.id`,
+  const { rows } = await database.pool.query<StoredItemRenditions>(
+    `SELECT ${storedItemRenditionsColumns} FROM items i WHERE i.id = ANY($1::text[]) ORDER BY i.id`,
     [itemIds],
   );
   return rows
-    .filter(
-      (row) =>
-        listMissingRenditions(
-          { type: row.type, originalFormat: row.original_format, frames: row.frames },
-          new Set(row.existing),
-          options.canMakeVideo,
-        ).length > 0,
-    )
+    .filter((row) => listMissingRenditionsOf(row, options.canMakeVideo).length > 0)
     .map((row) => row.id);
 }
 
@@ -224,27 +219,13 @@ export async function queueMissingRenditions(
   const summary: MissingRenditionsSummary = { items: 0, queued: 0, renditions: 0 };
   let after = '';
   for (;;) {
-    const { rows } = await deps.database.pool.query<{
-      id: string;
-      type: string;
-      original_format: SourceFormat;
-      frames: number;
-      existing: string[];
-    }>(
-      `SELECT i.id, i.type, i.original_format, i.frames,
-         coalesce(array_agg(r.name || '.' || r.format) FILTER (WHERE r.item_id IS NOT NULL), '{}')
-           AS existing
-       FROM items i LEFT JOIN renditions r ON r.item_id = i.id
-       WHERE i.id > $1 GROUP BY i.id ORDER BY i.id LIMIT $2`,
+    const { rows } = await deps.database.pool.query<StoredItemRenditions>(
+      `SELECT ${storedItemRenditionsColumns} FROM items i WHERE i.id > $1 ORDER BY i.id LIMIT $2`,
       [after, options.batchSize ?? 500],
     );
     if (rows.length === 0) return summary;
     for (const row of rows) {
-      const missing = listMissingRenditions(
-        { type: row.type, originalFormat: row.original_format, frames: row.frames },
-        new Set(row.existing),
-        options.canMakeVideo,
-      );
+      const missing = listMissingRenditionsOf(row, options.canMakeVideo);
       if (missing.length === 0) continue;
       await deps.jobs.send<RenditionJob>(RENDITIONS_QUEUE, { itemId: row.id });
       summary.queued += 1;

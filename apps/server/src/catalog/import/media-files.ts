@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { withConnectionTransaction } from '../../db/transaction.ts';
 import type { renditions } from '../../db/schema.ts';
 import type { MediaStore } from '../../storage/media-store.ts';
 import {
@@ -83,9 +84,7 @@ export async function removeUnreferencedFiles(
   candidates: readonly string[],
 ): Promise<void> {
   if (candidates.length === 0) return;
-  const client = await database.pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withConnectionTransaction(database.pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MEDIA_FILES_LOCK]);
     const referenced = await client.query<{ path: string }>(
       'SELECT DISTINCT path FROM renditions WHERE path = ANY($1::text[])',
@@ -95,13 +94,7 @@ export async function removeUnreferencedFiles(
     for (const key of candidates) {
       if (!keep.has(key) && isContentAddressedPath(key)) await store.remove(key);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface CleanupSummary {
@@ -136,9 +129,7 @@ export async function cleanupIncompleteImports(deps: {
     summary.stagingDirsRemoved += 1;
   }
 
-  const client = await deps.database.pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withConnectionTransaction(deps.database.pool, async (client) => {
     const locked = await client.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1) AS locked',
       [MEDIA_FILES_LOCK],
@@ -166,13 +157,7 @@ export async function cleanupIncompleteImports(deps: {
       if (batch.length > 0) await sweep();
       summary.isOrphanSweepDone = true;
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return summary;
 }
 
