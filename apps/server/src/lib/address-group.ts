@@ -7,6 +7,8 @@ import ipaddr from 'ipaddr.js';
  * limits and quotas"). An IPv4-mapped IPv6 address counts as its IPv4 address.
  */
 export function groupAddress(address: string): string {
+  // Sockets give IPv4 as a dotted quad already: skip parsing on every request's hot path.
+  if (!address.includes(':')) return address;
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
