@@ -11,6 +11,7 @@ import {
   routeName,
 } from '../test-support/envelopes.ts';
 import { signInAs } from '../test-support/sign-in.ts';
+import { buildMultipart, makeAnimation, sameSiteHeaders } from '../test-support/uploads.ts';
 
 interface OpenApiDocument {
   openapi: string;
@@ -216,5 +217,108 @@ describe('the API reference page', () => {
     // The rest of the site keeps its own, stricter policy.
     const elsewhere = await testApp.app.inject('/api/config');
     expect(String(elsewhere.headers['content-security-policy'])).not.toContain('sha256-');
+  });
+});
+
+interface DocumentedOperation {
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  requestBody?: {
+    content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }>;
+  };
+}
+
+describe('the reference, read by someone writing a script', () => {
+  let testApp: TestApp;
+  let document: {
+    tags: Array<{ name: string; description?: string; 'x-displayName'?: string }>;
+    paths: Record<string, Record<string, DocumentedOperation>>;
+    components: {
+      securitySchemes: Record<string, { type: string; scheme?: string; description?: string }>;
+    };
+  };
+  const operation = (path: string, method: string) => document.paths[path]![method]!;
+  const takesToken = (path: string, method: string) =>
+    operation(path, method).security?.some((requirement) => 'token' in requirement) ?? false;
+
+  beforeAll(async () => {
+    // With a job queue: an upload is taken only by a server that processes it.
+    testApp = await createTestApp({}, { hasJobs: true });
+    document = (await testApp.app.inject('/api/docs/openapi.json')).json();
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  it('declares every heading it uses, named and described, the APIs first', () => {
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'api',
+      'v1',
+      'v2',
+      'uploads',
+      'previews',
+      'media',
+      'health',
+    ]);
+    for (const tag of document.tags) {
+      expect(tag['x-displayName'], tag.name).toBeTruthy();
+      expect(tag.description, tag.name).toBeTruthy();
+    }
+    const declared = new Set(document.tags.map((tag) => tag.name));
+    const used = Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((each) => each.tags ?? []),
+    );
+    expect(used.filter((tag) => !declared.has(tag))).toEqual([]);
+    expect(operation('/api/uploads', 'post').tags).toEqual(['uploads']);
+    expect(operation('/v2/search', 'get').tags).toEqual(['v2']);
+  });
+
+  it('offers the Bearer scheme on exactly the routes a personal token may call', () => {
+    const scheme = document.components.securitySchemes.token;
+    expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(scheme?.description).toContain('not a GIPHY `api_key`');
+    expect(takesToken('/v1/gifs/trending', 'get')).toBe(true);
+    expect(takesToken('/v2/search', 'get')).toBe(true);
+    expect(takesToken('/api/uploads', 'post')).toBe(true);
+    // Tokens never reach sign-in or token management (docs/security.md, "API tokens").
+    expect(takesToken('/api/tokens', 'post')).toBe(false);
+    expect(takesToken('/api/auth/me', 'get')).toBe(false);
+  });
+
+  it('describes the upload form well enough that sending it as described works', async () => {
+    const form = operation('/api/uploads', 'post').requestBody?.content['multipart/form-data'];
+    const fields = form?.schema.properties ?? {};
+    expect(fields.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(Object.keys(fields)).toEqual(expect.arrayContaining(['title', 'tags', 'visibility']));
+
+    // What "Test Request" sends: the documented parts, with a token made on /settings.
+    const { cookie } = await signInAs(testApp);
+    const made = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { ...sameSiteHeaders(testApp, cookie), 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'reference' }),
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const values: Record<string, string> = { title: 'Sent as documented', tags: 'docs' };
+    const { body, contentType } = buildMultipart(
+      [{ name: 'documented.gif', bytes: await makeAnimation({ format: 'gif' }) }],
+      Object.fromEntries(Object.entries(values).filter(([name]) => name in fields)),
+    );
+    const sent = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/uploads',
+      headers: { authorization: `Bearer ${made.json().secret}`, 'content-type': contentType },
+      payload: body,
+    });
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json().uploads[0]).toMatchObject({ fileName: 'documented.gif' });
+    expect(sent.json().uploads[0].state).not.toBe('failed');
+  });
+
+  it("is drawn in the app's dark theme, without a light switch", async () => {
+    const page = await testApp.app.inject({ url: '/api/docs/', headers: { accept: 'text/html' } });
+    expect(page.body).toMatch(/"forceDarkModeState":\s*"dark"/);
+    expect(page.body).toMatch(/"hideDarkModeToggle":\s*true/);
   });
 });

@@ -3,14 +3,17 @@ import {
   createUploadsResponseSchema,
   listUploadsQuerySchema,
   listUploadsResponseSchema,
+  uploadFieldsSchema,
   uploadLimitsResponseSchema,
 } from '@sticky/contracts';
 import type { CreateUploadsResponse } from '@sticky/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AppError, isAppError } from '../lib/app-error.ts';
 import { ensureNotBannedFromUploads } from '../moderation/upload-bans.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
+import { tagRoutesAs } from '../plugins/openapi.ts';
 import { readBearer, requireSignedIn, signedInUser } from '../plugins/session.ts';
 import { findTokenVisibility } from '../auth/api-tokens.ts';
 import { ensureFreeSpace } from '../storage/free-space.ts';
@@ -22,6 +25,17 @@ import {
   listUploads,
   uploadTempDir,
 } from '../uploads/uploads-service.ts';
+
+/**
+ * The form `POST /api/uploads` reads, as the API reference shows it (and its "Test Request"
+ * sends it): the parts are validated by receiveMultipart, not by a body schema.
+ */
+const uploadFormSchema = uploadFieldsSchema.extend({
+  file: z.string().meta({
+    format: 'binary',
+    description: 'The file: GIF, animated WebP, PNG, JPEG or WebP. Repeat the part for more files.',
+  }),
+});
 
 /** Room for a request's form fields and part headers beside its files. */
 const FORM_OVERHEAD_BYTES = 256 * 1024;
@@ -51,6 +65,7 @@ function requireAdmin(request: FastifyRequest) {
 export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.deps;
   const limits = config.uploads;
+  tagRoutesAs(app, 'uploads');
   await app.register(multipart, {
     limits: {
       fileSize: limits.maxFileBytes,
@@ -92,6 +107,7 @@ export const uploadsRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'One or more `file` parts (GIF, animated WebP, PNG, JPEG, WebP: sniffed from the bytes) and the optional fields `title`, `tags` (comma-separated), `type` (`gif` or `sticker`; default from transparency), `category` (`Name` or `Parent/Sub`), `rating` and `source`, applied to every file. Answers 202 with one receipt per file, in order: accepted (`processing`, then poll `GET /api/uploads`), a duplicate of an existing item, or refused with its reason. When no file is taken, the refusal itself: 415 (not an image), 429 (daily quota) or 400. A file over UPLOAD_MAX_BYTES ends the whole request at once: 413 naming the file and the limit, sent before the rest of the body is read, with `Connection: close`; nothing of that request is kept, so send one file per request (as the web app does) when some may be too big. A request whose Content-Length is over what any request may carry gets 413, and one sent while the server is low on disk space (MIN_FREE_DISK_MB) 503, both before the body is read. Authenticate with the session cookie or `Authorization: Bearer <token>`.',
         consumes: ['multipart/form-data'],
+        multipartBody: uploadFormSchema,
         response: { 202: createUploadsResponseSchema, ...apiErrorResponses },
       },
     },

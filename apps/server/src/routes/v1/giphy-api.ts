@@ -17,9 +17,13 @@ import { registerV1Access } from './access.ts';
 export async function registerGiphyApi(app: FastifyInstance): Promise<void> {
   answerErrorsAsGiphy(app);
   markAsApi(app);
-  documentRoutesAs(app, 'v1', [{ session: [] }, { apiKey: [] }]);
   // Every route of GIPHY's API reads: a token needs `read` (docs/security.md, "API tokens").
-  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
+  const defaultTokenScope = 'read';
+  documentRoutesAs(app, 'v1', {
+    security: [{ session: [] }, { apiKey: [] }],
+    defaultTokenScope,
+  });
+  await app.register(sessionUserPlugin, { defaultTokenScope });
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
   await app.register(catalogReadsPlugin);

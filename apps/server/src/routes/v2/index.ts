@@ -343,9 +343,13 @@ function acceptTenorKey(app: FastifyInstance): void {
 export const v2Plugin = async (app: FastifyInstance): Promise<void> => {
   answerErrorsWith(app, toTenorErrorBody);
   markAsApi(app);
-  documentRoutesAs(app, 'v2', [{ session: [] }, { apiKey: [] }]);
   // Every route of Tenor's API reads: a token needs `read` (docs/security.md, "API tokens").
-  await app.register(sessionUserPlugin, { defaultTokenScope: 'read' });
+  const defaultTokenScope = 'read';
+  documentRoutesAs(app, 'v2', {
+    security: [{ session: [] }, { apiKey: [] }],
+    defaultTokenScope,
+  });
+  await app.register(sessionUserPlugin, { defaultTokenScope });
   acceptTenorKey(app);
   await registerV1Access(app);
   await app.register(nulParametersPlugin);
