@@ -378,6 +378,38 @@ describe('Telegram polling across instances and on close', () => {
     }
   });
 
+  it('hands polling over when the polling instance loses its database session (as when it is killed)', async () => {
+    const first = await startBotApp({ fake, prefix: 'killed', database, mediaDir });
+    const second = await startBotApp({
+      fake,
+      prefix: 'survivor',
+      database: secondHandle,
+      mediaDir,
+    });
+    try {
+      await expect.poll(() => fake.pollsOf('killed'), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(fake.pollsOf('survivor')).toBe(0);
+      // The lock's session ends as a killed process's does: PostgreSQL lets go of the lock.
+      const terminated = await database.pool.query<{ pid: number }>(
+        `SELECT pg_terminate_backend(pid), pid FROM pg_locks
+         WHERE locktype = 'advisory' AND granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      expect(terminated.rows).toHaveLength(1);
+      await expect.poll(() => fake.pollsOf('survivor'), { timeout: 10_000 }).toBeGreaterThan(0);
+      // The first notices at its next poll and waits its turn again.
+      const stoppedAt = fake.pollsOf('killed');
+      await expect
+        .poll(() => fake.pollsOf('survivor'), { timeout: 15_000 })
+        .toBeGreaterThan(fake.pollsOf('survivor') + 2);
+      expect(fake.pollsOf('killed')).toBeLessThanOrEqual(stoppedAt + 1);
+      expect((await ask(fake, 'llama')).results).toHaveLength(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('stops polling at once when the app closes, in the middle of a long poll', async () => {
     const bot = await startBotApp({
       fake,
