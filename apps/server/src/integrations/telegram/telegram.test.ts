@@ -11,10 +11,12 @@ import { createMediaServices } from '../../catalog/import/media-services.ts';
 import { loadConfig } from '../../config/env.ts';
 import { connectDatabase } from '../../db/client.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { importMedia } from '../../catalog/import/import-media.ts';
 import { items, renditions } from '../../db/schema.ts';
 import { contentAddressedPath, hashContent } from '../../storage/media-paths.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import { createTestDatabase } from '../../test-support/database.ts';
+import { makeAnimation, summarizeMp4 } from '../../test-support/media.ts';
 import type { TestDatabase } from '../../test-support/database.ts';
 import { startFakeBotApi } from './fake-bot-api.ts';
 import type { FakeBotApi } from './fake-bot-api.ts';
@@ -218,6 +220,33 @@ describe('Telegram inline bot', () => {
       expect(thumbnail.statusCode).toBe(200);
       expect(thumbnail.headers['content-type']).toBe('image/gif');
     }
+  });
+
+  it('sends the MP4 an import made, which the app serves as a video track', async () => {
+    const { config, database: handle, media, services } = bot.app.deps;
+    const outcome = await importMedia(
+      { config, database: handle, media, services },
+      {
+        bytes: await makeAnimation({ frames: 8, width: 64, height: 48 }),
+        fileName: 'flamingo.gif',
+        metadata: { title: 'Dancing flamingo', tags: ['flamingo'], type: 'gif' },
+      },
+    );
+    expect(outcome.status).toBe('imported');
+    const answer = await ask(fake, 'flamingo');
+    expect(answer.results).toHaveLength(1);
+    const [result] = answer.results;
+    if (result?.type !== 'mpeg4_gif') throw new Error(`expected an mpeg4_gif, got ${result?.type}`);
+    expect(result).toMatchObject({ title: 'Dancing flamingo', mpeg4_width: 64, mpeg4_height: 48 });
+    const video = await bot.app.inject(new URL(result.mpeg4_url).pathname);
+    expect(video.statusCode).toBe(200);
+    expect(video.headers['content-type']).toBe('video/mp4');
+    const summary = summarizeMp4(video.rawPayload);
+    expect(summary.tracks).toEqual(['vide']);
+    expect(summary.samples).toBeGreaterThan(1);
+    const thumbnail = await bot.app.inject(new URL(result.thumbnail_url).pathname);
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe(result.thumbnail_mime_type);
   });
 
   it('pages with next_offset without repeats, and never shows a private, unlisted, hidden or adult item', async () => {
