@@ -247,7 +247,7 @@ describe('loadConfig', () => {
     ]);
     const malformed = problemsOf({ TELEGRAM_BOT_TOKEN: 'not-a-token-secret-words' });
     expect(malformed).toEqual([
-      'TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE…(35 letters, digits, _ or -), got 24 characters that are not one',
+      'TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE… (the bot id, a colon, then 35 letters, digits, _ or -), got 24 characters that are not one',
     ]);
     expect(problemsOf({ TELEGRAM_BOT_TOKEN: `${token}/getMe?` })).toHaveLength(1);
     expect(problemsOf({ TELEGRAM_API_BASE: 'ftp://x', INTEGRATIONS_RATING: 'nc-17' })).toEqual([

@@ -457,7 +457,7 @@ const integrationsEnvSchema = z.object({
           message:
             token === ''
               ? 'TELEGRAM_BOT_TOKEN is blank: set the token @BotFather gave (123456789:AA…), or unset it to turn Telegram off'
-              : `TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE…(35 letters, digits, _ or -), got ${token.length} characters that are not one`,
+              : `TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE… (the bot id, a colon, then 35 letters, digits, _ or -), got ${token.length} characters that are not one`,
         });
         return z.NEVER;
       }
