@@ -287,6 +287,28 @@ describe('Telegram inline bot', () => {
     });
   });
 
+  it('confirms each update with the next offset: every query is answered once', async () => {
+    const before = fake.answers().length;
+    const ids = ['burst-1', 'burst-2', 'burst-3'];
+    for (const id of ids) fake.queueInlineQuery({ id, query: 'grumpy' });
+    await expect
+      .poll(() => ids.every((id) => fake.answers().some((a) => a.inline_query_id === id)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    // A few more polls: an update not confirmed would be handed out, and answered, again.
+    const polls = fake.pollsOf('main');
+    await expect.poll(() => fake.pollsOf('main'), { timeout: 10_000 }).toBeGreaterThan(polls + 1);
+    const answered = fake.answers().map((answer) => answer.inline_query_id);
+    expect(new Set(answered).size).toBe(answered.length);
+    expect(answered.length).toBe(before + 3);
+    const offsets = fake.calls
+      .filter((call) => call.prefix === 'main' && call.method === 'getUpdates')
+      .map((call) => call.body.offset as number | undefined)
+      .filter((offset) => offset !== undefined);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+  });
+
   it('records the last update it saw for the admin page', () => {
     const status = bot.app.deps.telegram.readStatus();
     expect(status).toMatchObject({
