@@ -225,4 +225,34 @@ describe('loadConfig', () => {
     expect(config.isHttps).toBe(true);
     expect(config.publicUrl).toBe('https://sticky.example.com');
   });
+
+  it('turns Telegram on with a BotFather token, and says what is wrong with a bad one without echoing it', () => {
+    const token = '123456789:AAEhBOweik6ad6PsWZRcXUgPaGFhqOClv_k';
+    expect(loadConfig({}).integrations).toEqual({ rating: 'pg-13', telegram: undefined });
+    expect(loadConfig({ TELEGRAM_BOT_TOKEN: '' }).integrations.telegram).toBeUndefined();
+    expect(
+      loadConfig({ TELEGRAM_BOT_TOKEN: ` ${token} `, INTEGRATIONS_RATING: 'G' }),
+    ).toMatchObject({
+      integrations: {
+        rating: 'g',
+        telegram: {
+          botToken: token,
+          apiBase: 'https://api.telegram.org',
+          queriesPerUserPerMinute: 60,
+        },
+      },
+    });
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: '   ' })).toEqual([
+      'TELEGRAM_BOT_TOKEN is blank: set the token @BotFather gave (123456789:AA…), or unset it to turn Telegram off',
+    ]);
+    const malformed = problemsOf({ TELEGRAM_BOT_TOKEN: 'not-a-token-secret-words' });
+    expect(malformed).toEqual([
+      'TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE… (the bot id, a colon, then 35 letters, digits, _ or -), got 24 characters that are not one',
+    ]);
+    expect(problemsOf({ TELEGRAM_BOT_TOKEN: `${token}/getMe?` })).toHaveLength(1);
+    expect(problemsOf({ TELEGRAM_API_BASE: 'ftp://x', INTEGRATIONS_RATING: 'nc-17' })).toEqual([
+      'INTEGRATIONS_RATING must be g, pg, pg-13 or r, got "nc-17"',
+      'TELEGRAM_API_BASE must be an http(s) URL, got "ftp://x"',
+    ]);
+  });
 });

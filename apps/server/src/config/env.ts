@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { itemVisibilitySchema } from '@sticky/contracts';
+import { itemVisibilitySchema, ratingSchema } from '@sticky/contracts';
 import {
   booleanFlag,
   csv,
@@ -432,6 +432,64 @@ function readStorageConfig(e: z.output<typeof storageEnvSchema>) {
   };
 }
 
+/**
+ * Chat platforms (docs/integrations.md): what they may show, and each platform's settings. A
+ * platform is off until its setting is present.
+ */
+const integrationsEnvSchema = z.object({
+  INTEGRATIONS_RATING: oneOf('INTEGRATIONS_RATING', ratingSchema.options, {
+    fallback: 'pg-13',
+    expected: 'g, pg, pg-13 or r',
+    isCaseInsensitive: true,
+  }),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      // Unset or '' (a compose file's unset variable): Telegram is off, as every setting here.
+      if (value === undefined || value === '') return undefined;
+      const token = value.trim();
+      // BotFather's tokens: the bot's numeric id, a colon, then 35 letters, digits, _ and -.
+      if (!/^\d{1,20}:[\w-]{30,100}$/.test(token)) {
+        ctx.addIssue({
+          code: 'custom',
+          // The value is a secret: its length is said, never the value.
+          message:
+            token === ''
+              ? 'TELEGRAM_BOT_TOKEN is blank: set the token @BotFather gave (123456789:AA…), or unset it to turn Telegram off'
+              : `TELEGRAM_BOT_TOKEN must be the token @BotFather gave, like 123456789:AAE… (the bot id, a colon, then 35 letters, digits, _ or -), got ${token.length} characters that are not one`,
+        });
+        return z.NEVER;
+      }
+      return token;
+    }),
+  TELEGRAM_API_BASE: httpUrl('TELEGRAM_API_BASE'),
+  TELEGRAM_QUERIES_PER_USER_PER_MINUTE: positiveInt(
+    'TELEGRAM_QUERIES_PER_USER_PER_MINUTE',
+    60,
+    10_000,
+  ),
+});
+
+function readIntegrationsConfig(e: z.output<typeof integrationsEnvSchema>) {
+  return {
+    integrations: {
+      /** The highest rating a chat platform is shown (only public items, ever). */
+      rating: e.INTEGRATIONS_RATING,
+      /** The Telegram inline bot, when TELEGRAM_BOT_TOKEN is set (docs/integrations.md). */
+      telegram: e.TELEGRAM_BOT_TOKEN
+        ? {
+            botToken: e.TELEGRAM_BOT_TOKEN,
+            /** Where the Bot API is (tests: a fake on loopback). */
+            apiBase: e.TELEGRAM_API_BASE ?? 'https://api.telegram.org',
+            /** Inline queries one Telegram user may make per minute before answers are empty. */
+            queriesPerUserPerMinute: e.TELEGRAM_QUERIES_PER_USER_PER_MINUTE,
+          }
+        : undefined,
+    },
+  };
+}
+
 /** Every variable, each section's in turn: a bad value anywhere is one line of the error. */
 const envFieldsSchema = z.object({
   ...serverEnvSchema.shape,
@@ -440,6 +498,7 @@ const envFieldsSchema = z.object({
   ...contentEnvSchema.shape,
   ...mediaEnvSchema.shape,
   ...storageEnvSchema.shape,
+  ...integrationsEnvSchema.shape,
 });
 
 /** The rules between variables; zod runs them once every variable is valid on its own. */
@@ -591,5 +650,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ...readContentConfig(e),
     ...readMediaConfig(e),
     ...readStorageConfig(e),
+    ...readIntegrationsConfig(e),
   };
 }

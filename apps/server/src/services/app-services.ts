@@ -6,6 +6,11 @@ import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MediaServices } from '../catalog/import/media-services.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { createTelegramIntegration } from '../integrations/telegram/telegram-integration.ts';
+import type {
+  TelegramIntegration,
+  TelegramIntegrationOptions,
+} from '../integrations/telegram/telegram-integration.ts';
 import { createAppMetrics } from './metrics-service.ts';
 import type { AppMetrics } from './metrics-service.ts';
 
@@ -31,6 +36,8 @@ export interface AppDepsInput {
    * its tiles exist and the rest is made by jobs (docs/architecture.md, "Jobs").
    */
   jobs?: JobQueue;
+  /** Timings of the Telegram poller (tests: short ones). */
+  telegramOptions?: TelegramIntegrationOptions;
 }
 
 /**
@@ -41,6 +48,8 @@ export interface AppDeps extends AppDepsInput {
   services: CatalogServices;
   /** This app's Prometheus registry and counters (docs/operations.md, "Metrics"). */
   metrics: AppMetrics;
+  /** The Telegram inline bot: polling once the app is ready, when configured; its status. */
+  telegram: TelegramIntegration;
 }
 
 export interface AppServices {
@@ -63,9 +72,12 @@ export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): 
     log,
     countLookupsOf: metrics.countLookupsOf,
   });
+  const telegram = createTelegramIntegration({ ...input, services }, log, input.telegramOptions);
   return {
-    deps: { ...input, services, metrics },
+    deps: { ...input, services, metrics, telegram },
     close: async () => {
+      // First: an answer under way still searches with the services.
+      await telegram.close();
       await services.close();
       metrics.close();
     },
