@@ -40,7 +40,8 @@ const toNumber = (value: string | null | undefined) =>
 
 /**
  * Keeps catalog_version and popularity_version in memory from their notifications
- * (migrations 0007 and 0009), so a kept answer costs no database round trip. Until the
+ * (migrations 0007 and 0009), so a kept answer costs no database round trip, and hands each
+ * item_text_version notification (migration 0023) to `itemChanges` as the items it names. Until the
  * listener is connected, and whenever its connection is lost (notifications may have been
  * missed), the versions are read from their tables instead. A notification arrives a moment
  * after its commit: for that moment a kept answer may still be served, as any reader that
