@@ -112,6 +112,21 @@ describe('an edit of one item’s text', () => {
     expect(await readOn(other, urls.untouched)).toBe(kept.get(`there ${urls.untouched}`));
   });
 
+  it('drops everything kept when it missed an item change (a gap in the versions)', async () => {
+    const urls = pages();
+    await expect.poll(() => readOn(other, urls.untouched)).toContain('Untouched second');
+    const kept = await readOn(other, urls.untouched);
+    expect(await readOn(other, urls.untouched)).toBe(kept);
+    // A change whose notification never came (moved without NOTIFY), then one that came.
+    await testApp.database.pool.query('UPDATE item_text_version SET version = version + 1');
+    expect((await patch({ title: 'After the gap' })).statusCode).toBe(200);
+    await expect
+      .poll(() => readOn(other, urls.item), { timeout: 10_000 })
+      .toContain('After the gap');
+    // The other instance cannot know what the missed change touched: its untouched page is new.
+    expect(await readOn(other, urls.untouched)).not.toBe(kept);
+  });
+
   it('still takes an item made unlisted out of every list on both instances', async () => {
     const urls = pages();
     for (const app of [testApp.app, other]) {
