@@ -5,7 +5,10 @@ import type { ItemChange, ItemChanges } from './item-changes.ts';
  * while unknown (then nothing is kept or served).
  */
 export interface CatalogVersions {
-  /** catalog_version: moves with every committed change to items, renditions or creators. */
+  /**
+   * catalog_version: moves with every committed change to items, renditions or creators, but
+   * one item's text alone (item_text_version, heard as `itemChanges`).
+   */
   catalog: number | undefined;
   /** popularity_version: moves when a view, copy, download or favorite is counted. */
   popularity: number | undefined;
