@@ -377,6 +377,16 @@ export const catalogVersion = pgTable('catalog_version', {
 });
 
 /**
+ * One row whose version moves when one item's text alone changed (its title, tags, alt text…,
+ * migration 0023), announced with the item's id: kept answers that show it are dropped, the
+ * others stay (docs/catalog.md, "Caches and versions").
+ */
+export const itemTextVersion = pgTable('item_text_version', {
+  id: boolean('id').primaryKey().default(true),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
+/**
  * One row whose version moves when popularity changes (an item's trend_score or trending_at,
  * migration 0009): trending pages follow it within their maximum age; nothing else is emptied.
  */

@@ -221,7 +221,8 @@ export async function updateOwnedItem(
     },
     retriedOnConflict,
   );
-  deps.services?.versions.noteCommittedChange();
+  // An edit of its text alone moves no catalog_version: what shows it goes now, here.
+  deps.services?.versions.noteCommittedChange({ itemIds: [id] });
   return getOwnedItem(deps, user, id);
 }
 

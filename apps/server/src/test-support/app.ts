@@ -128,9 +128,9 @@ export async function readRouteInventory(
  * committed a change does (catalog-versions.ts, `noteCommittedChange`): after a change the
  * test committed outside a request, the app's kept answers (an item's JSON, a trending page)
  * would otherwise answer until the notification arrives (docs/catalog.md, "Caches and
- * versions").
+ * versions"). Which items the test changed is not known here: every kept answer goes.
  */
 export async function readChangedVersions(testApp: TestApp): Promise<void> {
-  testApp.app.deps.services.versions.noteCommittedChange();
+  testApp.app.deps.services.versions.noteCommittedChange('everything');
   await testApp.app.deps.services.versions.read();
 }

@@ -33,8 +33,8 @@ export interface RefreshOutcome {
  * Rebuilds every key's list from the catalog, set-based, unless they already hold every
  * change to items (`isForced` rebuilds anyway). One rebuild at a time on a database (an
  * advisory lock); readers keep the old lists until it commits. When lists that were already in
- * use changed, catalog_version is moved, so related rankings kept from the old lists are made
- * again (docs/catalog.md, "Caches and versions").
+ * use changed, item_text_version is moved naming no item, so related rankings kept from the old
+ * lists are made again and other kept answers stay (docs/catalog.md, "Caches and versions").
  */
 export async function refreshRelatedLists(
   database: DatabaseHandle,
@@ -167,7 +167,8 @@ export async function refreshRelatedLists(
       throw error;
     }
     // Not before: the lists a kept ranking was made from are the committed ones.
-    if (wasBuilt && changedLists > 0) await client.query('SELECT sticky_catalog_version_bump()');
+    // Rankings only: no item says anything else, so item JSON and trending pages stay.
+    if (wasBuilt && changedLists > 0) await client.query("SELECT sticky_item_text_bump('{}')");
   } finally {
     client.release();
   }

@@ -2,6 +2,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { watchCatalogVersions } from './catalog-versions.ts';
 import type { VersionWatch } from './catalog-versions.ts';
 import { createDeepPageGate } from './deep-pages.ts';
+import { ItemChanges } from './item-changes.ts';
 import { createPopularityScales } from './popularity-slices.ts';
 import type { PopularityScales } from './popularity-slices.ts';
 import type { DeepPageGate } from './deep-pages.ts';
@@ -19,6 +20,8 @@ export interface SerializedItems {
 export interface TrendingPage {
   data: SerializedItems;
   totalCount: number;
+  /** Its items: an edit of one of them drops the page (docs/catalog.md, "Caches and versions"). */
+  itemIds: readonly string[];
 }
 
 /**
@@ -27,6 +30,8 @@ export interface TrendingPage {
  */
 export interface QueryCaches {
   versions: VersionWatch;
+  /** Edits of items' text heard (item-changes.ts): each kept answer drops what they touch. */
+  itemChanges: ItemChanges;
   /** Items as sent, about 4 KB each: about 20 MB. */
   itemJson: VersionedCache<string>;
   /** A query's first blocks, at least `rankedIdsKept` ids (search.ts), and how many match. */
@@ -67,11 +72,18 @@ export function createQueryCaches(
   database: DatabaseHandle,
   options: QueryCacheOptions,
 ): QueryCaches & { close: () => void } {
-  const slow = { popularityMaxAgeMs: slowPopularityMaxAgeMs, now: options.now };
+  const itemChanges = new ItemChanges();
+  const slow = { popularityMaxAgeMs: slowPopularityMaxAgeMs, now: options.now, itemChanges };
   const counted = (cache: string) => ({ onLookup: options.countLookupsOf?.(cache) });
   const caches: QueryCaches = {
-    versions: watchCatalogVersions(database),
-    itemJson: new VersionedCache<string>({ maxEntries: 5_000, ...slow, ...counted('item_json') }),
+    versions: watchCatalogVersions(database, itemChanges),
+    itemChanges,
+    itemJson: new VersionedCache<string>({
+      maxEntries: 5_000,
+      ...slow,
+      ...counted('item_json'),
+      itemIdsOf: (_json, id) => [id],
+    }),
     searchRankings: new VersionedCache<Ranking>({
       maxEntries: 1_000,
       ...slow,
@@ -87,6 +99,8 @@ export function createQueryCaches(
       popularityMaxAgeMs: options.trendingMaxAgeMs,
       now: options.now,
       ...counted('trending_pages'),
+      itemChanges,
+      itemIdsOf: (page) => page.itemIds,
     }),
     deepPages: createDeepPageGate({ concurrency: 2, maxWaiting: 64 }),
     deepRankings: new VersionedCache<Page<string>>({

@@ -13,7 +13,8 @@ export type { TrendingPage } from './query-caches.ts';
  * to items, renditions or creators, in any process, and is announced when it does
  * (catalog-versions.ts). Popularity has its own version: a page outlives a move of it by at
  * most TRENDING_MAX_AGE_SECONDS, so counting views re-ranks trending that often at most
- * (docs/catalog.md, "Caches and versions"). The versions are read before the page is, so a
+ * (docs/catalog.md, "Caches and versions"). An edit of one item's text moves neither: it drops
+ * the pages that show that item, and no other. The versions are read before the page is, so a
  * page is never kept under versions newer than its rows.
  */
 export async function readTrendingPage(
@@ -30,6 +31,7 @@ export async function readTrendingPage(
     return {
       data: { json: JSON.stringify(data), count: data.length },
       totalCount: page.totalCount,
+      itemIds: page.rows.map((row) => row.id),
     };
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ItemChanges } from './item-changes.ts';
 import { VersionedCache } from './versioned-cache.ts';
 
 describe('VersionedCache', () => {
@@ -73,5 +74,72 @@ describe('VersionedCache', () => {
     expect(await cache.getOrMake('k', versions, make)).toBe(1);
     expect(await cache.getOrMake('k', { ...versions, catalog: 2 }, make)).toBe(2);
     expect(made).toBe(2);
+  });
+});
+
+describe('VersionedCache and item changes', () => {
+  const versions = (itemChanges: ItemChanges) => ({
+    catalog: 1,
+    popularity: 1,
+    itemChanges: itemChanges.sequence,
+  });
+
+  it('drops the answers holding an item whose text changed, and only those', () => {
+    const itemChanges = new ItemChanges();
+    const pages = new VersionedCache<string[]>({
+      maxEntries: 10,
+      itemChanges,
+      itemIdsOf: (page) => page,
+    });
+    pages.set('first', versions(itemChanges), ['a', 'b']);
+    pages.set('second', versions(itemChanges), ['c']);
+    itemChanges.announce({ itemIds: ['b'] });
+    expect(pages.get('first', versions(itemChanges))).toBeUndefined();
+    expect(pages.get('second', versions(itemChanges))).toEqual(['c']);
+    // Rankings only (the related lists rebuilt): no page shows a changed item.
+    itemChanges.announce({ itemIds: [] });
+    expect(pages.get('second', versions(itemChanges))).toEqual(['c']);
+    itemChanges.announce('everything');
+    expect(pages.get('second', versions(itemChanges))).toBeUndefined();
+  });
+
+  it('empties a cache of rankings on any change: an edited title may enter or leave any', () => {
+    const itemChanges = new ItemChanges();
+    const rankings = new VersionedCache<string[]>({ maxEntries: 10, itemChanges });
+    rankings.set('cat', versions(itemChanges), ['a']);
+    itemChanges.announce({ itemIds: [] });
+    expect(rankings.get('cat', versions(itemChanges))).toBeUndefined();
+  });
+
+  it('does not keep an answer made before a change that touches it', async () => {
+    const itemChanges = new ItemChanges();
+    const pages = new VersionedCache<string[]>({
+      maxEntries: 10,
+      itemChanges,
+      itemIdsOf: (page) => page,
+    });
+    const before = versions(itemChanges);
+    let finish = (_page: string[]) => {};
+    const making = pages.getOrMake(
+      'page',
+      before,
+      () => new Promise((resolve) => (finish = resolve)),
+    );
+    // The edit is heard while the page is being made from the rows read before it.
+    itemChanges.announce({ itemIds: ['a'] });
+    // A request after the change does not share the answer begun before it.
+    const after = pages.getOrMake('page', versions(itemChanges), () => Promise.resolve(['a*']));
+    finish(['a', 'b']);
+    expect(await making).toEqual(['a', 'b']);
+    expect(await after).toEqual(['a*']);
+    expect(pages.get('page', versions(itemChanges))).toEqual(['a*']);
+
+    // One that does not hold the item is kept.
+    pages.set('other', before, ['c']);
+    expect(pages.get('other', versions(itemChanges))).toEqual(['c']);
+    // Past what is remembered, nothing made before is kept.
+    for (let index = 0; index < 300; index += 1) itemChanges.announce({ itemIds: ['z'] });
+    pages.set('old', before, ['c']);
+    expect(pages.get('old', versions(itemChanges))).toBeUndefined();
   });
 });

@@ -1,15 +1,25 @@
+import type { ItemChange, ItemChanges } from './item-changes.ts';
+
 /**
  * The versions an answer was made under (docs/catalog.md, "Caches and versions"): undefined
  * while unknown (then nothing is kept or served).
  */
 export interface CatalogVersions {
-  /** catalog_version: moves with every committed change to items, renditions or creators. */
+  /**
+   * catalog_version: moves with every committed change to items, renditions or creators, but
+   * one item's text alone (item_text_version, heard as `itemChanges`).
+   */
   catalog: number | undefined;
   /** popularity_version: moves when a view, copy, download or favorite is counted. */
   popularity: number | undefined;
+  /**
+   * The app's item changes heard when these were read (item-changes.ts): an answer made after
+   * is not kept when a change heard meanwhile touches it.
+   */
+  itemChanges?: number;
 }
 
-export interface VersionedCacheOptions {
+export interface VersionedCacheOptions<V = unknown> {
   /** The least recently used answer is dropped past this many. */
   maxEntries: number;
   /**
@@ -21,9 +31,18 @@ export interface VersionedCacheOptions {
   now?: () => number;
   /** Told of every lookup, hit or miss: the hit ratio in /metrics (docs/operations.md). */
   onLookup?: (isHit: boolean) => void;
+  /**
+   * The app's item changes (an edit of one item's text moves no catalog_version): without
+   * `itemIdsOf` each empties the cache (rankings: an edited title may enter or leave any);
+   * with it, only the answers holding a changed item go.
+   */
+  itemChanges?: ItemChanges;
+  /** The items an answer shows (item JSON: its key; a trending page: its items). */
+  itemIdsOf?: (value: V, key: string) => readonly string[];
 }
 
 interface Entry<V> {
+  itemIds: readonly string[] | undefined;
   catalog: number;
   popularity: number | undefined;
   madeAt: number;
@@ -37,10 +56,35 @@ interface Entry<V> {
 export class VersionedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly pending = new Map<string, Promise<V>>();
+  /** The keys of the answers holding each item (with `itemIdsOf`). */
+  private readonly keysByItem = new Map<string, Set<string>>();
   private readonly now: () => number;
 
-  constructor(private readonly options: VersionedCacheOptions) {
+  constructor(private readonly options: VersionedCacheOptions<V>) {
     this.now = options.now ?? Date.now;
+    options.itemChanges?.subscribe((change) => this.drop(change));
+  }
+
+  /** Drops what `change` may have made stale (docs/catalog.md, "Caches and versions"). */
+  private drop(change: ItemChange): void {
+    if (change === 'everything' || !this.options.itemIdsOf) {
+      this.clear();
+      return;
+    }
+    for (const id of change.itemIds) {
+      for (const key of [...(this.keysByItem.get(id) ?? [])]) this.remove(key);
+    }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    for (const id of entry.itemIds ?? []) {
+      const keys = this.keysByItem.get(id);
+      keys?.delete(key);
+      if (keys?.size === 0) this.keysByItem.delete(id);
+    }
   }
 
   private isCurrent(entry: Entry<V>, versions: CatalogVersions): boolean {
@@ -69,7 +113,8 @@ export class VersionedCache<V> {
   async getOrMake(key: string, versions: CatalogVersions, make: () => Promise<V>): Promise<V> {
     const kept = this.get(key, versions);
     if (kept !== undefined) return kept;
-    const pendingKey = `${versions.catalog ?? ''}|${versions.popularity ?? ''}|${key}`;
+    // A request after a change does not share an answer begun before it.
+    const pendingKey = `${versions.catalog ?? ''}|${versions.popularity ?? ''}|${versions.itemChanges ?? ''}|${key}`;
     const inFlight = this.pending.get(pendingKey);
     if (inFlight) return inFlight;
     const startedAt = this.now();
@@ -83,22 +128,39 @@ export class VersionedCache<V> {
     return made;
   }
 
-  /** Keeps `value` under the versions read before it was made (never newer ones). */
+  /**
+   * Keeps `value` under the versions read before it was made (never newer ones), unless an item
+   * change heard since touches it: dropping it on that change came too early.
+   */
   set(key: string, versions: CatalogVersions, value: V, madeAt = this.now()): void {
     if (versions.catalog === undefined) return;
-    this.entries.delete(key);
+    const { itemChanges, itemIdsOf } = this.options;
+    const itemIds = itemIdsOf?.(value, key);
+    if (
+      itemChanges &&
+      versions.itemChanges !== undefined &&
+      itemChanges.isChangedSince(versions.itemChanges, itemIds)
+    ) {
+      return;
+    }
+    this.remove(key);
     this.entries.set(key, {
+      itemIds,
       catalog: versions.catalog,
       popularity: versions.popularity,
       madeAt,
       value,
     });
-    if (this.entries.size > this.options.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value!);
+    for (const id of itemIds ?? []) {
+      const keys = this.keysByItem.get(id) ?? new Set<string>();
+      keys.add(key);
+      this.keysByItem.set(id, keys);
     }
+    if (this.entries.size > this.options.maxEntries) this.remove(this.entries.keys().next().value!);
   }
 
   clear(): void {
     this.entries.clear();
+    this.keysByItem.clear();
   }
 }

@@ -87,6 +87,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v1_search_pages'),
+    itemChanges: deps.services.itemChanges,
   });
   app.addHook('onClose', () => searchPages.clear());
   // Related pages as sent, kept as search pages are: an item many open costs its related row
@@ -95,6 +96,7 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
     maxEntries: relatedPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v1_related_pages'),
+    itemChanges: deps.services.itemChanges,
   });
   app.addHook('onClose', () => relatedPages.clear());
   // Answers by ids as sent, kept as related pages are: the items' JSON was already kept, and
@@ -103,6 +105,9 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
     maxEntries: idPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v1_id_pages'),
+    // Kept by the ids asked: an edit of one of them drops the answers naming it.
+    itemChanges: deps.services.itemChanges,
+    itemIdsOf: (_page, ids) => ids.split(','),
   });
   app.addHook('onClose', () => idPages.clear());
 

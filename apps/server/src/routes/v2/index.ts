@@ -102,6 +102,7 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v2_search_pages'),
+    itemChanges: deps.services.itemChanges,
   });
   app.addHook('onClose', () => searchPages.clear());
 
