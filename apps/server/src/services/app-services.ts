@@ -5,6 +5,8 @@ import type { MaintenanceLogger } from '../catalog/maintenance.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MediaServices } from '../catalog/import/media-services.ts';
+import { createIntegrationServices } from '../integrations/integration-services.ts';
+import type { IntegrationServices } from '../integrations/integration-services.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { createAppMetrics } from './metrics-service.ts';
 import type { AppMetrics } from './metrics-service.ts';
@@ -41,6 +43,8 @@ export interface AppDeps extends AppDepsInput {
   services: CatalogServices;
   /** This app's Prometheus registry and counters (docs/operations.md, "Metrics"). */
   metrics: AppMetrics;
+  /** The chat platforms' registry, limits, button signer and last requests (docs/integrations.md). */
+  integrations: IntegrationServices;
 }
 
 export interface AppServices {
@@ -63,9 +67,16 @@ export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): 
     log,
     countLookupsOf: metrics.countLookupsOf,
   });
+  const integrations = createIntegrationServices({
+    config: input.config,
+    database: input.database,
+    secret: input.sessionSecret,
+    log,
+  });
   return {
-    deps: { ...input, services, metrics },
+    deps: { ...input, services, metrics, integrations },
     close: async () => {
+      await integrations.close();
       await services.close();
       metrics.close();
     },
