@@ -9,12 +9,12 @@ import { describeDiscord } from './discord/discord-setup.ts';
 import { createLastRequestLog } from './last-requests.ts';
 import type { LastRequestLog } from './last-requests.ts';
 import { describeMattermost } from './mattermost/mattermost-setup.ts';
+import type { PlatformDescription } from './platform-description.ts';
+
+export type { PlatformDescription } from './platform-description.ts';
 import { createContextSigner } from './signed-context.ts';
 import type { ContextSigner } from './signed-context.ts';
 import { describeSlack } from './slack/slack-setup.ts';
-
-/** What a platform module tells /admin → Integrations about itself (the last request is read). */
-export type PlatformDescription = Omit<IntegrationPlatform, 'lastRequest'>;
 
 /**
  * The platforms /admin → Integrations lists, each described by its own module: Slack,

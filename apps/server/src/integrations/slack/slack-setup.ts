@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/env.ts';
-import type { PlatformDescription } from '../integration-services.ts';
+import type { PlatformDescription } from '../platform-description.ts';
 
 /** Slack's endpoints on PUBLIC_URL. */
 export function slackEndpoints(publicUrl: string) {
