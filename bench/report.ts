@@ -8,11 +8,13 @@ import { benchDir, resultsDir } from './lib/paths.ts';
 import type { QualityResult, QualityScore } from './quality/index.ts';
 import type { SectionFile, SectionName } from './lib/sections.ts';
 import type { BeforeAfter, EndpointName, SearchBenchResult, SizeResult } from './search/index.ts';
+import type { ChatBenchResult } from './chat/index.ts';
+import { chatTargets } from './chat/index.ts';
 import type { UploadBenchResult } from './uploads/index.ts';
 import type { LighthouseRun, PageWeight, WebBenchResult } from './web/index.ts';
 import { webTargets } from './web/index.ts';
 
-const sections: SectionName[] = ['search', 'web', 'import', 'uploads', 'quality'];
+const sections: SectionName[] = ['search', 'web', 'import', 'uploads', 'chat', 'quality'];
 
 /**
  * The commit issues 15 and 17 took their "today" figures at: targets stated as a share of
@@ -813,6 +815,39 @@ function importSection(entry: { data: SectionFile<ImportResults> } | undefined):
   return { text: parts.join('\n\n'), targets: importTargets(r) };
 }
 
+function chatSection(entry: { data: SectionFile<ChatBenchResult> } | undefined): string {
+  if (!entry?.data.result)
+    return entry?.data.error ? `Failed: ${entry.data.error.split('\n')[0]}` : 'Not run yet.';
+  const parts = entry.data.result.sizes.map(
+    (size) =>
+      `**${size.items.toLocaleString('en')} items**, ${size.words} words (target: p99 ≤ 300 ms for the platforms):\n\n` +
+      table(
+        [
+          'endpoint',
+          'c=1 p50 ms',
+          'c=1 p99 ms',
+          'c=16 p50 ms',
+          'c=16 p99 ms',
+          'c=16 req/s',
+          'failures',
+        ],
+        chatTargets.map((target) => {
+          const { c1, c16 } = size.targets[target];
+          return [
+            target,
+            c1.latencyMs.p50,
+            c1.latencyMs.p99,
+            c16.latencyMs.p50,
+            c16.latencyMs.p99,
+            c16.requestsPerSecond,
+            c1.failures + c16.failures,
+          ];
+        }),
+      ),
+  );
+  return `${describeRun(entry.data)}\n\n${parts.join('\n\n')}`;
+}
+
 function uploadsSection(entry: { data: SectionFile<UploadBenchResult> } | undefined): string {
   if (!entry?.data.result)
     return entry?.data.error ? `Failed: ${entry.data.error.split('\n')[0]}` : 'Not run yet.';
@@ -983,6 +1018,15 @@ ${importing.text}
 ## 3b. Uploads
 
 ${uploadsSection(latest<UploadBenchResult>('uploads'))}
+
+## 3c. /sticky in chats
+
+Signed slash commands (Slack's HMAC, Discord's Ed25519, Mattermost's token) to each platform's
+endpoint on the synthetic catalog of section 1, each answering the preview of the best match,
+beside \`/healthz\` and the same words through \`/v1/gifs/search\` (limit 1), in the same run
+(bench/chat/index.ts; docs/integrations.md).
+
+${chatSection(latest<ChatBenchResult>('chat'))}
 
 ## 4. Search quality
 

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { runChatBench } from './chat/index.ts';
 import { runImportBench, textPhrases } from './import/index.ts';
 import { compareImports, importWithBaseline, prepareBaseline } from './lib/baseline.ts';
 import type { Baseline, BaselineImport, ImportBeforeAfter } from './lib/baseline.ts';
@@ -18,7 +19,7 @@ import { runWebBench } from './web/index.ts';
 import { sectionNames } from './lib/sections.ts';
 import type { SectionFile, SectionName } from './lib/sections.ts';
 
-const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse] [--baseline <git ref>]
+const usage = `Usage: npm run bench -- [--quick] [--only quality,import,web,search,uploads,chat] [--sizes 10000,100000,1000000] [--no-build] [--no-lighthouse | --lighthouse] [--baseline <git ref>]
 
   --quick          a small version: 10k items, 4 files, no Lighthouse (under 3 minutes)
   --only           the sections to run, comma-separated (default: all)
@@ -232,6 +233,16 @@ async function main(): Promise<number> {
         webDataDir = keptDataDir;
       }
     }
+
+    // Signed /sticky commands beside /healthz and /v1 search (issue 45; docs/integrations.md).
+    await runSection('chat', () =>
+      runChatBench({
+        sizes,
+        durationSeconds: isQuick ? 3 : 10,
+        warmupSeconds: isQuick ? 1 : 3,
+        wordCount: isQuick ? 20 : 60,
+      }),
+    );
 
     await runSection('uploads', () =>
       runUploadsBench({ latencyRuns: isQuick ? 3 : 7, throughputFiles: isQuick ? 20 : undefined }),

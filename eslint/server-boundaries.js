@@ -1,6 +1,6 @@
 // Import boundaries of apps/server (docs/architecture.md, "Boundaries"): entry points (main.ts,
 // server.ts, cli/) → the composition root (app.ts) → HTTP (routes/, plugins/) → services/ →
-// the domain (catalog/, auth/, favorites/, analytics/, jobs/, moderation/) → db/, with lib/ and config/
+// the domain (catalog/, auth/, favorites/, analytics/, jobs/, moderation/, integrations/) → db/, with lib/ and config/
 // under everything. import-x and its TypeScript resolver are set up in eslint.config.js; these
 // are the rules on top. Tests and test-support may reach across (they build apps and rows).
 import path from 'node:path';
@@ -13,9 +13,15 @@ const entryPoints = [inSrc('main.ts'), inSrc('server.ts'), inSrc('cli')];
 const compositionRoot = inSrc('app.ts');
 const http = [inSrc('routes'), inSrc('plugins')];
 const services = inSrc('services');
-const domain = ['catalog', 'auth', 'favorites', 'analytics', 'jobs', 'moderation'].map((folder) =>
-  inSrc(folder),
-);
+const domain = [
+  'catalog',
+  'auth',
+  'favorites',
+  'analytics',
+  'jobs',
+  'moderation',
+  'integrations',
+].map((folder) => inSrc(folder));
 const base = [inSrc('db'), inSrc('lib'), inSrc('config')];
 
 const zones = [

@@ -22,6 +22,7 @@ export const featureDependencies = {
   credits: [],
   favorites: ['auth', 'content'],
   home: ['content'],
+  integrations: ['auth', 'content'],
   item: ['auth', 'content', 'favorites', 'uploads'],
   landing: ['auth'],
   navigation: ['auth', 'content'],

@@ -1,7 +1,7 @@
 import type { MachineInfo } from './machine.ts';
 
 /** The bench's sections, in the order `npm run bench` runs them; each writes one results file. */
-export const sectionNames = ['quality', 'import', 'web', 'search', 'uploads'] as const;
+export const sectionNames = ['quality', 'import', 'web', 'search', 'uploads', 'chat'] as const;
 export type SectionName = (typeof sectionNames)[number];
 
 export interface SectionFile<T = unknown> {

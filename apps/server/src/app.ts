@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { localIssuerRoutes } from './auth/local-issuer.ts';
+import { integrationsPlugin } from './integrations/integrations-plugin.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { answerErrorsAsApi, handleFrameworkError } from './plugins/error-handler.ts';
 import type { ErrorBodiesByPrefix } from './plugins/error-handler.ts';
@@ -116,6 +117,8 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   await app.register(giphyEmojiV2Plugin, { prefix: '/v2/emoji' });
   await app.register(mediaRoutes, { prefix: '/media' });
   await app.register(localIssuerRoutes, { prefix: '/oidc' });
+  // Chat platforms' commands and buttons, each only when configured (docs/integrations.md).
+  await app.register(integrationsPlugin(services.deps), { prefix: '/integrations' });
   await app.register(oembedRoutes);
   await app.register(uploadLinkRoutes);
   await app.register(spaRoutes, { distDir: options.webDistDir });

@@ -228,7 +228,7 @@ describe('loadConfig', () => {
 
   it('turns Telegram on with a BotFather token, and says what is wrong with a bad one without echoing it', () => {
     const token = '123456789:AAEhBOweik6ad6PsWZRcXUgPaGFhqOClv_k';
-    expect(loadConfig({}).integrations).toEqual({ rating: 'pg-13', telegram: undefined });
+    expect(loadConfig({}).integrations).toMatchObject({ rating: 'pg-13', telegram: undefined });
     expect(loadConfig({ TELEGRAM_BOT_TOKEN: '' }).integrations.telegram).toBeUndefined();
     expect(
       loadConfig({ TELEGRAM_BOT_TOKEN: ` ${token} `, INTEGRATIONS_RATING: 'G' }),
@@ -253,6 +253,39 @@ describe('loadConfig', () => {
     expect(problemsOf({ TELEGRAM_API_BASE: 'ftp://x', INTEGRATIONS_RATING: 'nc-17' })).toEqual([
       'INTEGRATIONS_RATING must be g, pg, pg-13 or r, got "nc-17"',
       'TELEGRAM_API_BASE must be an http(s) URL, got "ftp://x"',
+    ]);
+  });
+
+  it('reads the chat platforms and says what is wrong with their settings', () => {
+    const config = loadConfig({}, '/srv/sticky');
+    expect(config.integrations).toMatchObject({
+      rating: 'pg-13',
+      slack: undefined,
+      mattermost: undefined,
+      discord: undefined,
+    });
+    const slack = loadConfig({ SLACK_SIGNING_SECRET: 'abc' }, '/srv/sticky').integrations.slack;
+    expect(slack).toEqual({ signingSecret: 'abc', responseHosts: ['hooks.slack.com'] });
+    expect(problemsOf({ INTEGRATIONS_RATING: 'nc-17' })).toEqual([
+      'INTEGRATIONS_RATING must be g, pg, pg-13 or r, got "nc-17"',
+    ]);
+    expect(problemsOf({ SLACK_RESPONSE_HOSTS: 'https://hooks.slack.com' })).toEqual([
+      'SLACK_RESPONSE_HOSTS must be host names separated by commas, without scheme or port (e.g. hooks.slack.com), got "https://hooks.slack.com"',
+    ]);
+    expect(problemsOf({ DISCORD_PUBLIC_KEY: 'xyz' })).toEqual([
+      "DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits, got 3 characters",
+    ]);
+    expect(problemsOf({ DISCORD_APPLICATION_ID: 'my-app' })).toEqual([
+      `DISCORD_APPLICATION_ID must be the application's id (digits), got "my-app"`,
+    ]);
+    expect(problemsOf({ MATTERMOST_COMMAND_TOKENS: 'abc' })).toEqual([
+      'MATTERMOST_COMMAND_TOKENS and MATTERMOST_URL must be set together: the command tokens to accept and the server whose response_url Sticky may call',
+    ]);
+    expect(problemsOf({ MATTERMOST_URL: 'chat.example.com' })).toEqual([
+      'MATTERMOST_URL must be an http(s) URL, got "chat.example.com"',
+    ]);
+    expect(problemsOf({ INTEGRATIONS_PER_USER_PER_MINUTE: '0' })).toEqual([
+      'INTEGRATIONS_PER_USER_PER_MINUTE must be a whole number from 1 to 100000, got "0"',
     ]);
   });
 });

@@ -433,8 +433,8 @@ function readStorageConfig(e: z.output<typeof storageEnvSchema>) {
 }
 
 /**
- * Chat platforms (docs/integrations.md): what they may show, and each platform's settings. A
- * platform is off until its setting is present.
+ * Chat platforms (docs/integrations.md): each is off until its secret is set. The rating
+ * ceiling and the limits apply to every platform.
  */
 const integrationsEnvSchema = z.object({
   INTEGRATIONS_RATING: oneOf('INTEGRATIONS_RATING', ratingSchema.options, {
@@ -442,6 +442,56 @@ const integrationsEnvSchema = z.object({
     expected: 'g, pg, pg-13 or r',
     isCaseInsensitive: true,
   }),
+  INTEGRATIONS_PER_WORKSPACE_PER_MINUTE: positiveInt(
+    'INTEGRATIONS_PER_WORKSPACE_PER_MINUTE',
+    300,
+    1_000_000,
+  ),
+  INTEGRATIONS_PER_USER_PER_MINUTE: positiveInt('INTEGRATIONS_PER_USER_PER_MINUTE', 30, 100_000),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_RESPONSE_HOSTS: csv.superRefine((hosts, ctx) => {
+    const bad = hosts.find((host) => !/^[a-z0-9.-]+$/i.test(host));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `SLACK_RESPONSE_HOSTS must be host names separated by commas, without scheme or port (e.g. hooks.slack.com), got ${JSON.stringify(bad)}`,
+      });
+    }
+  }),
+  MATTERMOST_COMMAND_TOKENS: csv,
+  MATTERMOST_URL: httpUrl('MATTERMOST_URL'),
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const text = value?.trim() ?? '';
+      if (text === '') return undefined;
+      if (!/^[0-9a-f]{64}$/i.test(text)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits, got ${text.length} characters`,
+        });
+        return z.NEVER;
+      }
+      return text.toLowerCase();
+    }),
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const text = value?.trim() ?? '';
+      if (text === '') return undefined;
+      if (!/^\d{1,20}$/.test(text)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `DISCORD_APPLICATION_ID must be the application's id (digits), got ${JSON.stringify(value)}`,
+        });
+        return z.NEVER;
+      }
+      return text;
+    }),
+  DISCORD_BOT_TOKEN: optionalText,
+  DISCORD_API_BASE: httpUrl('DISCORD_API_BASE'),
   TELEGRAM_BOT_TOKEN: z
     .string()
     .optional()
@@ -474,8 +524,39 @@ const integrationsEnvSchema = z.object({
 function readIntegrationsConfig(e: z.output<typeof integrationsEnvSchema>) {
   return {
     integrations: {
-      /** The highest rating a chat platform is shown (only public items, ever). */
+      /** The highest rating a chat platform is shown. */
       rating: e.INTEGRATIONS_RATING,
+      /** Requests a minute from one workspace, team or guild, and from one person in it. */
+      perWorkspacePerMinute: e.INTEGRATIONS_PER_WORKSPACE_PER_MINUTE,
+      perUserPerMinute: e.INTEGRATIONS_PER_USER_PER_MINUTE,
+      slack: e.SLACK_SIGNING_SECRET
+        ? {
+            signingSecret: e.SLACK_SIGNING_SECRET,
+            /** The only hosts a response_url may name (lower case). */
+            responseHosts: (e.SLACK_RESPONSE_HOSTS.length > 0
+              ? e.SLACK_RESPONSE_HOSTS
+              : ['hooks.slack.com']
+            ).map((host) => host.toLowerCase()),
+          }
+        : undefined,
+      mattermost:
+        e.MATTERMOST_COMMAND_TOKENS.length > 0 && e.MATTERMOST_URL
+          ? { commandTokens: e.MATTERMOST_COMMAND_TOKENS, serverUrl: e.MATTERMOST_URL }
+          : undefined,
+      discord: e.DISCORD_PUBLIC_KEY
+        ? {
+            publicKey: e.DISCORD_PUBLIC_KEY,
+            applicationId: e.DISCORD_APPLICATION_ID,
+            botToken: e.DISCORD_BOT_TOKEN,
+            apiBase: e.DISCORD_API_BASE ?? 'https://discord.com/api/v10',
+          }
+        : undefined,
+      /** For `sticky discord register`, which needs no public key. */
+      discordRegistration: {
+        applicationId: e.DISCORD_APPLICATION_ID,
+        botToken: e.DISCORD_BOT_TOKEN,
+        apiBase: e.DISCORD_API_BASE ?? 'https://discord.com/api/v10',
+      },
       /** The Telegram inline bot, when TELEGRAM_BOT_TOKEN is set (docs/integrations.md). */
       telegram: e.TELEGRAM_BOT_TOKEN
         ? {
@@ -609,6 +690,13 @@ function checkCombinations(env: z.output<typeof envFieldsSchema>, ctx: z.Refinem
     ctx.addIssue({
       code: 'custom',
       message: 'ANALYTICS_SCRIPT_INTEGRITY needs ANALYTICS_SCRIPT_URL: the script it vouches for',
+    });
+  }
+  if (Boolean(env.MATTERMOST_URL) !== env.MATTERMOST_COMMAND_TOKENS.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'MATTERMOST_COMMAND_TOKENS and MATTERMOST_URL must be set together: the command tokens to accept and the server whose response_url Sticky may call',
     });
   }
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {

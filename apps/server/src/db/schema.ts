@@ -653,3 +653,29 @@ export const auditEvents = pgTable(
   },
   (t) => [index('audit_events_created_idx').on(t.createdAt.desc())],
 );
+
+/** The last request each chat platform sent, and whether it verified (migration 0025). */
+export const integrationRequests = pgTable('integration_requests', {
+  platform: text('platform').primaryKey(),
+  lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+  isVerified: boolean('is_verified').notNull(),
+  lastVerifiedAt: timestamp('last_verified_at', { withTimezone: true }),
+});
+
+/** Shares made from a chat, once per item, platform, chat user and day (migration 0025). */
+export const chatItemEvents = pgTable(
+  'chat_item_events',
+  {
+    itemId: text('item_id').notNull(),
+    platform: text('platform').notNull(),
+    actor: text('actor').notNull(),
+    day: date('day').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'chat_item_events_pk',
+      columns: [t.itemId, t.platform, t.actor, t.day],
+    }),
+  ],
+);

@@ -10,6 +10,7 @@ import { authRoutes } from './auth.ts';
 import { configRoutes } from './config.ts';
 import { eventsRoutes } from './events.ts';
 import { favoritesRoutes } from './favorites.ts';
+import { integrationsAdminRoutes } from './integrations.ts';
 import { itemsRoutes } from './items.ts';
 import { categoriesRoutes, moderationRoutes, reportsRoutes } from './moderation.ts';
 import { tokensRoutes } from './tokens.ts';
@@ -40,5 +41,6 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(reportsRoutes, { prefix: '/items' });
   await app.register(categoriesRoutes, { prefix: '/categories' });
   await app.register(moderationRoutes, { prefix: '/admin' });
+  await app.register(integrationsAdminRoutes, { prefix: '/admin/integrations' });
   await app.register(tokensRoutes, { prefix: '/tokens' });
 };

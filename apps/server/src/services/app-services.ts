@@ -5,8 +5,13 @@ import type { MaintenanceLogger } from '../catalog/maintenance.ts';
 import type { AppConfig } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MediaServices } from '../catalog/import/media-services.ts';
+import { createIntegrationServices } from '../integrations/integration-services.ts';
+import type { IntegrationServices } from '../integrations/integration-services.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { createTelegramIntegration } from '../integrations/telegram/telegram-integration.ts';
+import {
+  createTelegramIntegration,
+  describeTelegram,
+} from '../integrations/telegram/telegram-integration.ts';
 import type {
   TelegramIntegration,
   TelegramIntegrationOptions,
@@ -48,6 +53,8 @@ export interface AppDeps extends AppDepsInput {
   services: CatalogServices;
   /** This app's Prometheus registry and counters (docs/operations.md, "Metrics"). */
   metrics: AppMetrics;
+  /** The chat platforms' registry, limits, button signer and last requests (docs/integrations.md). */
+  integrations: IntegrationServices;
   /** The Telegram inline bot: polling once the app is ready, when configured; its status. */
   telegram: TelegramIntegration;
 }
@@ -72,12 +79,23 @@ export function createAppServices(input: AppDepsInput, log: MaintenanceLogger): 
     log,
     countLookupsOf: metrics.countLookupsOf,
   });
-  const telegram = createTelegramIntegration({ ...input, services }, log, input.telegramOptions);
+  const integrations = createIntegrationServices({
+    config: input.config,
+    database: input.database,
+    secret: input.sessionSecret,
+    log,
+  });
+  const telegram = createTelegramIntegration({ ...input, services }, log, {
+    ...input.telegramOptions,
+    onUpdates: () => integrations.lastRequests.note('telegram', true),
+  });
+  integrations.registry.register(() => describeTelegram(input.config, telegram.readStatus()));
   return {
-    deps: { ...input, services, metrics, telegram },
+    deps: { ...input, services, metrics, integrations, telegram },
     close: async () => {
       // First: an answer under way still searches with the services.
       await telegram.close();
+      await integrations.close();
       await services.close();
       metrics.close();
     },

@@ -42,3 +42,37 @@ export async function recordItemEvent(
   if (isCounted) deps.services?.versions.noteCommittedChange();
   return { isFound: Number(row?.found) > 0, isCounted };
 }
+
+/**
+ * Counts a share made from a chat platform (a Send of /sticky): as `recordItemEvent` counts a
+ * signed-in person's copy, once per item, platform, chat user and UTC day, towards the same
+ * trend score. Chat users have no Sticky account, so they are counted in chat_item_events
+ * (migration 0025) under `actor`, a digest of their platform ids (docs/integrations.md,
+ * "Shares"). Hidden, private and unknown items are not counted.
+ */
+export async function recordChatShare(
+  deps: CatalogDeps & CommitNotice,
+  share: { platform: string; actor: string; itemId: string },
+): Promise<{ isCounted: boolean }> {
+  const x = eventLogScoreSql('copy');
+  const result = await deps.database.db.execute<{ counted: string }>(sql`
+    WITH item AS (
+      SELECT id FROM items WHERE id = ${share.itemId} AND is_indexable
+    ), inserted AS (
+      INSERT INTO chat_item_events (item_id, platform, actor, day)
+      SELECT id, ${share.platform}, ${share.actor}, (now() AT TIME ZONE 'utc')::date FROM item
+      ON CONFLICT DO NOTHING
+      RETURNING item_id
+    ), updated AS (
+      UPDATE items SET
+        trend_score = CASE WHEN trend_score = 0 THEN ${x}
+          ELSE greatest(trend_score, ${x}) + ln(1 + exp(-abs(trend_score - ${x}))) END,
+        trending_at = coalesce(trending_at, now())
+      WHERE id IN (SELECT item_id FROM inserted)
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM updated) AS counted`);
+  const isCounted = Number(result.rows[0]?.counted) > 0;
+  if (isCounted) deps.services?.versions.noteCommittedChange();
+  return { isCounted };
+}

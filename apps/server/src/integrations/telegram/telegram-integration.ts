@@ -36,6 +36,8 @@ export interface TelegramIntegrationOptions {
   maxBackoffMs?: number;
   /** What a Bot API call may take besides a long poll's hold. */
   requestTimeoutMs?: number;
+  /** Told of each batch of updates: /admin → Integrations' last request, shared by instances. */
+  onUpdates?: () => Promise<void>;
 }
 
 /** Inline queries of one batch answered at once: the work one poll hands the database. */
@@ -65,6 +67,25 @@ function describeSetup(deps: Pick<QueryDeps, 'config'>, isConfigured: boolean): 
       : `Telegram fetches each GIF itself, and ${mediaBase} is not reachable from the internet: set PUBLIC_URL (or MEDIA_PUBLIC_URL) to a public https URL, or results will not load.`,
     'In any chat, type @yourbot followed by words (or nothing, for trending) and pick a GIF.',
   ];
+}
+
+/** Telegram as /admin → Integrations lists it (the last request is read from the log). */
+export function describeTelegram(config: QueryDeps['config'], status: TelegramStatus) {
+  return {
+    platform: status.platform,
+    name: 'Telegram',
+    isConfigured: status.isConfigured,
+    endpoints: [],
+    setupSteps: status.setupSteps,
+    settings: [
+      { name: 'TELEGRAM_BOT_TOKEN', isSet: config.integrations.telegram !== undefined },
+      { name: 'PUBLIC_URL', isSet: true },
+    ],
+    notes: [
+      'Telegram fetches each GIF itself: PUBLIC_URL (or MEDIA_PUBLIC_URL) must be reachable from the internet over https.',
+      'Only the instance that holds the polling lock notes updates; the bot needs no inbound URL.',
+    ],
+  };
 }
 
 /**
@@ -128,6 +149,9 @@ export function createTelegramIntegration(
 
   const handleUpdates = async (updates: TelegramUpdate[]) => {
     lastRequest = { at: new Date().toISOString(), isVerified: true };
+    await options.onUpdates?.().catch((error: unknown) => {
+      log.warn({ err: error }, 'Telegram: could not note the last update for /admin');
+    });
     const queries = updates.flatMap((update) =>
       update.inline_query && typeof update.inline_query.id === 'string'
         ? [update.inline_query]
