@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDepsInput, options: BuildAppOptions = {}
   app.decorate('deps', services.deps);
   app.decorate('errorBodiesByPrefix', new Map() as ErrorBodiesByPrefix);
   app.addHook('onClose', services.close);
-  // The Telegram bot polls once the app is complete (docs/integrations-telegram.md).
+  // The Telegram bot polls once the app is complete (docs/integrations.md, "Telegram").
   app.addHook('onReady', async () => services.deps.telegram.start());
   // One declaration per route validates, types, serializes and documents (docs/api.md).
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,5 @@
 /**
- * Telegram's Bot API over `fetch` (docs/integrations-telegram.md): `POST {apiBase}/bot<token>/
+ * Telegram's Bot API over `fetch` (docs/integrations.md, "Telegram"): `POST {apiBase}/bot<token>/
  * <method>` with a JSON body, answered `{ok, result}` or `{ok: false, error_code, description}`.
  * The URL holds the token, so no URL and no raw error leaves this module: failures are
  * `BotApiError`s whose text has the token replaced.

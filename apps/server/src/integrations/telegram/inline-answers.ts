@@ -12,7 +12,7 @@ export const resultsPerPage = 25;
 /** How deep paging goes: past it `next_offset` is empty (deep pages cost the most to rank). */
 const maxOffset = 500;
 
-/** Telegram fetches a URL result's file itself, up to about 20 MB (docs/integrations-telegram.md). */
+/** Telegram fetches a URL result's file itself, up to about 20 MB (docs/integrations.md, "Telegram"). */
 const maxUrlFileBytes = 20 * 1024 * 1024;
 
 /** Seconds Telegram may keep an answer for everyone asking the same query. */
@@ -166,7 +166,7 @@ export function readOffset(offset: string): number {
 }
 
 /**
- * The answer to an inline query (docs/integrations-telegram.md): the same search as the web
+ * The answer to an inline query (docs/integrations.md, "Telegram"): the same search as the web
  * app's GIFs, or trending for an empty query, one page from `offset`.
  */
 export async function answerInlineQuery(

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
  * of its own. The lock lives as long as that session, so an instance that is killed or loses its
  * database lets go at once, and PostgreSQL, not a timer, says so. The others try again when the
  * leader says it let go (NOTIFY) and every `retryMs` otherwise (a killed leader says nothing).
- * docs/integrations-telegram.md, "Several instances".
+ * docs/integrations.md, "Telegram".
  */
 export interface PollLeader {
   /** Resolves true once this instance holds the lock, false if `signal` aborts first. */

@@ -89,7 +89,7 @@ export function describeTelegram(config: QueryDeps['config'], status: TelegramSt
 }
 
 /**
- * The Telegram inline bot of one app (docs/integrations-telegram.md): created with the app's
+ * The Telegram inline bot of one app (docs/integrations.md, "Telegram"): created with the app's
  * services and closed with them. Off (a status and nothing else) without TELEGRAM_BOT_TOKEN.
  */
 export function createTelegramIntegration(

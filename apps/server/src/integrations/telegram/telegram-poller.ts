@@ -43,7 +43,7 @@ export interface TelegramPoller {
 }
 
 /**
- * Long polling of `getUpdates` (docs/integrations-telegram.md): each call names the next
+ * Long polling of `getUpdates` (docs/integrations.md, "Telegram"): each call names the next
  * `offset`, which confirms every update before it, so an update is handed out again only when
  * the poller stopped before asking for more. Failures (no answer, 5xx, 429, 409 while another
  * consumer polls) are logged in one line each and retried after a growing pause.
