@@ -50,6 +50,8 @@ export function createCaptionReader(): CaptionReader {
       tessedit_pageseg_mode: PSM.SPARSE_TEXT,
       // Frames are upscaled to letters of a printed page's size; saves the engine its guess.
       user_defined_dpi: '300',
+      // Its diagnostics ("Detected 17 diacritics") would go to the server's stdout.
+      debug_file: '/dev/null',
     });
     return created;
   };

@@ -13,7 +13,7 @@ export function makeUploadRow(id: string, change: Partial<Upload> & { title: str
     createdAt: '2025-01-02T10:00:00.000Z',
     previewUrl: null,
     previewStillUrl: null,
-    details: { title, tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '' },
+    details: { title, tags: [], type: 'gif', category: null, rating: 'g', sourceUrl: '', caption: '' },
     visibility: 'public',
     uploader: null,
     ...rest,
