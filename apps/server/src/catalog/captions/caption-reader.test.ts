@@ -14,7 +14,7 @@ import type { CaptionReader } from './caption-reader.ts';
  */
 const recallFloor = 0.55;
 
-const wordsOf = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ?? [];
 
 describe('caption reader', () => {
   let reader: CaptionReader;
