@@ -1,11 +1,7 @@
 import type { ItemVisibility, OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
 import { eq, sql } from 'drizzle-orm';
-import {
-  buildDefaultAltText,
-  buildSlug,
-  normaliseTags,
-  ratingRanks,
-} from '../catalog/import/item-naming.ts';
+import { buildDefaultAltText } from '../catalog/alt-text.ts';
+import { buildSlug, normaliseTags, ratingRanks } from '../catalog/import/item-naming.ts';
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { isContentAddressedPath } from '../storage/media-paths.ts';

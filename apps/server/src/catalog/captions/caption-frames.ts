@@ -22,11 +22,13 @@ export async function pickCaptionFrames(bytes: Buffer): Promise<number[]> {
   const meta = await sharp(bytes, { limitInputPixels: maxFramePixels }).metadata();
   const pages = Math.max(1, meta.pages ?? 1);
   if (pages === 1) return [0];
-  const sampled = [...new Set(
-    Array.from({ length: Math.min(pages, sampledFrames) }, (_, i) =>
-      Math.floor((i * pages) / Math.min(pages, sampledFrames)),
+  const sampled = [
+    ...new Set(
+      Array.from({ length: Math.min(pages, sampledFrames) }, (_, i) =>
+        Math.floor((i * pages) / Math.min(pages, sampledFrames)),
+      ),
     ),
-  )];
+  ];
   // One decode of every frame, each shrunk to a thumbnail (stacked one above the other).
   const { data, info } = await sharp(bytes, {
     animated: true,
@@ -64,7 +66,14 @@ export async function pickCaptionFrames(bytes: Buffer): Promise<number[]> {
     }
     // No frame changed enough: a spread of the loop instead (a caption that bobs or fades is
     // read more than once, and a word read twice needs less confidence, caption-words.ts).
-    if (best === -1) best = sampled.find((page) => page < count && page >= (chosen.length * count) / maxCaptionFrames && !chosen.includes(page)) ?? -1;
+    if (best === -1)
+      best =
+        sampled.find(
+          (page) =>
+            page < count &&
+            page >= (chosen.length * count) / maxCaptionFrames &&
+            !chosen.includes(page),
+        ) ?? -1;
     if (best === -1) break;
     chosen.push(best);
     chosenSignatures.push(signature(best));

@@ -40,11 +40,7 @@ export async function scheduleCaptionRead(
   db: SqlExecutor,
 ): Promise<void> {
   await createCaptionsQueue(jobs);
-  await jobs.send<CaptionJob>(
-    CAPTIONS_QUEUE,
-    { itemId },
-    { db, priority: newItemPriority },
-  );
+  await jobs.send<CaptionJob>(CAPTIONS_QUEUE, { itemId }, { db, priority: newItemPriority });
 }
 
 export interface ReadCaptionDeps extends CommitNotice {

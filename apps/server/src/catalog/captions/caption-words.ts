@@ -35,7 +35,9 @@ const vowelFreeWords = new Set([
 
 /** The two-letter words kept; any other pair of letters is more often an edge misread. */
 const twoLetterWords = new Set(
-  'am an as at be by do go ha he hi if in is it me my no of oh ok on or so to up us we yo'.split(' '),
+  'am an as at be by do go ha he hi if in is it me my no of oh ok on or so to up us we yo'.split(
+    ' ',
+  ),
 );
 
 /**

@@ -9,8 +9,8 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
 import { hashContent } from '../../storage/media-paths.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
+import { buildDefaultAltText } from '../alt-text.ts';
 import {
-  buildDefaultAltText,
   buildSlug,
   generateItemId,
   isValidItemId,

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/env.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { creators, renditions } from '../../db/schema.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
-import { buildDefaultAltText } from '../import/item-naming.ts';
+import { buildDefaultAltText } from '../alt-text.ts';
 
 export type RenditionRow = typeof renditions.$inferSelect;
 export type CreatorRow = Omit<typeof creators.$inferSelect, 'documentVersion'>;

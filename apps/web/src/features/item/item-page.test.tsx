@@ -173,7 +173,10 @@ describe('ItemPage', () => {
     const manage = await screen.findByRole('group', { name: 'Manage this item' });
     await userEvent.click(within(manage).getByRole('button', { name: 'Edit' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit item' });
-    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Text in the image' }), 'so glad');
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Text in the image' }),
+      'so glad',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(sent).toEqual([expect.objectContaining({ caption: 'so glad' })]));
   });
