@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildDefaultAltText } from '../../apps/server/src/catalog/import/item-naming.ts';
+import { buildDefaultAltText } from '../../apps/server/src/catalog/alt-text.ts';
 import { searchItemIds } from '../../apps/server/src/catalog/query/search.ts';
 import { createCatalogServices } from '../../apps/server/src/catalog/catalog-services.ts';
 import { createMediaStore } from '../../apps/server/src/storage/media-store.ts';

@@ -9,6 +9,8 @@ import type { DatabaseHandle } from './db/client.ts';
 import type { EmbeddedDatabase } from './db/embedded.ts';
 import { resolveSessionSecret } from './lib/secrets.ts';
 import { startRenditionWorker } from './catalog/import/later-renditions.ts';
+import { startCaptionWorker } from './catalog/captions/caption-job.ts';
+import type { CaptionWorker } from './catalog/captions/caption-job.ts';
 import { createMediaServices } from './catalog/import/media-services.ts';
 import { startRelatedListsWorker } from './catalog/import/related-lists-job.ts';
 import type { RelatedListsWorker } from './catalog/import/related-lists-job.ts';
@@ -88,6 +90,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
   const jobs = createJobQueue({ database, log });
   let built: App | undefined;
   let relatedLists: RelatedListsWorker | undefined;
+  let captions: CaptionWorker | undefined;
   try {
     await jobs.start();
     relatedLists = await startRelatedListsWorker({ database, jobs, log });
@@ -111,9 +114,12 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
     const workerDeps = { config, database, media, jobs, log, services: built.deps.services };
     await startRenditionWorker(workerDeps);
     await startUploadWorker(workerDeps);
+    // Also queues what an upgrade left unread, a batch at a time (docs/catalog.md, "Captions").
+    captions = await startCaptionWorker(workerDeps);
     await built.listen({ port: config.port, host: config.host });
   } catch (error) {
     relatedLists?.close();
+    await captions?.close().catch(() => {});
     await built?.close().catch(() => {});
     await jobs.stop().catch(() => {});
     await media.close();
@@ -166,6 +172,7 @@ export async function startServer(config: AppConfig, log: Logger): Promise<Runni
       await starter?.stop();
       relatedLists?.close();
       // Running jobs get a moment to finish; one cut short is retried by the next start.
+      await captions?.close().catch(() => {});
       await jobs.stop({ timeoutMs: 15_000 });
       await app.close();
       await media.close();

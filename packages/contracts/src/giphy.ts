@@ -157,7 +157,10 @@ export const giphyItemSchema = z.object({
   tags: z.array(z.string()),
   source_tld: z.string(),
   source_post_url: z.string(),
+  /** The item's own alt text, else its title and then its caption (docs/catalog.md, "Captions"). */
   alt_text: z.string(),
+  /** Sticky's: the words written inside the image ('' for none), read or edited. */
+  caption: z.string(),
   is_sticker: flag,
   is_indexable: flag,
   is_dynamic: flag,

@@ -33,6 +33,13 @@ export const itemVisibilityLabels = {
   private: 'Only you',
 } as const satisfies Record<ItemVisibility, string>;
 
+/** The words written inside an item's image, as a person corrects them. */
+export const captionSchema = z
+  .string()
+  .trim()
+  .max(500, 'Keep the text to 500 characters.')
+  .regex(/^[^\p{Cc}]*$/u, 'The text cannot hold control characters.');
+
 const titleSchema = z
   .string()
   .trim()
@@ -140,6 +147,8 @@ export const itemDetailsSchema = z.object({
   category: z.string().nullable(),
   rating: itemRatingSchema,
   sourceUrl: z.string(),
+  /** The words written inside the image ('' for none): read by Sticky, editable. */
+  caption: z.string(),
 });
 export type ItemDetails = z.infer<typeof itemDetailsSchema>;
 
@@ -255,6 +264,7 @@ export const updateItemRequestSchema = z
     category: categorySchema.nullable(),
     rating: itemRatingSchema,
     sourceUrl: sourceUrlSchema,
+    caption: captionSchema,
     visibility: itemVisibilitySchema,
     isHidden: z.boolean(),
   })

@@ -6,6 +6,7 @@ import { CliError } from './cli-command.ts';
 /** Subcommands, loaded on demand; add one line per command. */
 const commands: Record<string, () => Promise<CliCommand>> = {
   backup: async () => (await import('./backup-command.ts')).backupCommand,
+  captions: async () => (await import('./captions-command.ts')).captionsCommand,
   discord: async () => (await import('./discord-command.ts')).discordCommand,
   import: async () => (await import('./import-command.ts')).importCommand,
   restore: async () => (await import('./backup-command.ts')).restoreCommand,

@@ -104,6 +104,13 @@ export const items = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     altText: text('alt_text').notNull().default(''),
+    /**
+     * The words written inside the image (docs/catalog.md, "Captions"): read by the caption
+     * job, given by the starter plan, or edited; searched at weight C.
+     */
+    caption: text('caption').notNull().default(''),
+    /** When the caption was set; null while it is still to be read (`sticky captions`). */
+    captionReadAt: timestamp('caption_read_at', { withTimezone: true }),
     rating: text('rating', { enum: ['g', 'pg', 'pg-13', 'r'] })
       .notNull()
       .default('g'),
@@ -147,13 +154,16 @@ export const items = pgTable(
     documentVersion: integer('document_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Exact words (simple + unaccent): what search matches first and typo correction learns. */
+    /**
+     * Exact words (simple + unaccent): what search matches first and typo correction learns.
+     * Title A, tags B, caption C, alt text D (migration 0024; search.ts ranks D as C was).
+     */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
-      sql`setweight(to_tsvector('sticky_simple', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_simple', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_simple', coalesce(alt_text, '')), 'C')`,
+      sql`setweight(to_tsvector('sticky_simple', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_simple', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_simple', coalesce(caption, '')), 'C') || setweight(to_tsvector('sticky_simple', coalesce(alt_text, '')), 'D')`,
     ),
     /** English stems (+ unaccent), so "dancing cats" also finds "dance" and "cat", ranked lower. */
     searchVectorStem: tsvector('search_vector_stem').generatedAlwaysAs(
-      sql`setweight(to_tsvector('sticky_english', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_english', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_english', coalesce(alt_text, '')), 'C')`,
+      sql`setweight(to_tsvector('sticky_english', coalesce(title, '')), 'A') || setweight(to_tsvector('sticky_english', sticky_tags_text(tags)), 'B') || setweight(to_tsvector('sticky_english', coalesce(caption, '')), 'C') || setweight(to_tsvector('sticky_english', coalesce(alt_text, '')), 'D')`,
     ),
     /**
      * Where the item stands by popularity, coarsely (docs/catalog.md, "Search"): half a unit of
@@ -194,6 +204,9 @@ export const items = pgTable(
     index('items_tags_idx').using('gin', t.tags),
     index('items_type_trend_idx').on(t.type, t.trendScore.desc(), t.id),
     index('items_type_created_idx').on(t.type, t.createdAt.desc(), t.id),
+    index('items_caption_unread_idx')
+      .on(t.id)
+      .where(sql`caption_read_at IS NULL`),
     index('items_owner_idx')
       .on(t.ownerId, t.createdAt.desc())
       .where(sql`owner_id IS NOT NULL`),
@@ -202,6 +215,7 @@ export const items = pgTable(
       .on(t.createdAt)
       .where(sql`is_dynamic`),
     check('items_visibility_check', sql`${t.visibility} IN ('public', 'unlisted', 'private')`),
+    check('items_caption_length_check', sql`char_length(${t.caption}) <= 1000`),
   ],
 );
 

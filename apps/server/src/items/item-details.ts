@@ -38,6 +38,7 @@ export type ItemDetailsRow = {
   category: string | null;
   rating: string;
   source_url: string;
+  caption: string;
 };
 
 export function toItemDetails(row: ItemDetailsRow): ItemDetails {
@@ -48,5 +49,6 @@ export function toItemDetails(row: ItemDetailsRow): ItemDetails {
     category: row.category,
     rating: row.rating as ItemDetails['rating'],
     sourceUrl: row.source_url,
+    caption: row.caption,
   };
 }

@@ -1,11 +1,7 @@
 import type { ItemVisibility, OwnedItem, SessionUser, UpdateItemRequest } from '@sticky/contracts';
 import { eq, sql } from 'drizzle-orm';
-import {
-  buildDefaultAltText,
-  buildSlug,
-  normaliseTags,
-  ratingRanks,
-} from '../catalog/import/item-naming.ts';
+import { buildDefaultAltText } from '../catalog/alt-text.ts';
+import { buildSlug, normaliseTags, ratingRanks } from '../catalog/import/item-naming.ts';
 import { removeUnreferencedFiles } from '../catalog/import/media-files.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { isContentAddressedPath } from '../storage/media-paths.ts';
@@ -52,7 +48,7 @@ async function loadOwnedItemRow(
   id: string,
 ): Promise<OwnedItemRow | undefined> {
   const result = await db.execute<OwnedItemRow>(sql`
-    SELECT i.id, i.title, i.tags, i.type, i.rating, i.source_url, i.owner_id, i.hidden_at,
+    SELECT i.id, i.title, i.tags, i.type, i.rating, i.source_url, i.caption, i.owner_id, i.hidden_at,
       i.visibility, i.is_dynamic, i.frames, ${categoryNameSql('i')} AS category,
       owner.name AS owner_name, owner.email AS owner_email
     FROM items i LEFT JOIN users owner ON owner.id = i.owner_id
@@ -180,6 +176,11 @@ export async function updateOwnedItem(
         set.ratingRank = ratingRanks[changes.rating];
       }
       if (changes.sourceUrl !== undefined) set.sourceUrl = changes.sourceUrl;
+      // A person's words stand: the reader writes only unread rows (catalog/captions).
+      if (changes.caption !== undefined) {
+        set.caption = changes.caption;
+        set.captionReadAt = new Date();
+      }
       if (changes.isHidden !== undefined) {
         set.hiddenAt = changes.isHidden ? (row.hiddenAt ?? new Date()) : null;
         if (changes.isHidden !== (row.hiddenAt !== null)) {

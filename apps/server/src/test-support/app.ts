@@ -5,6 +5,8 @@ import { buildApp } from '../app.ts';
 import type { App, BuildAppOptions } from '../app.ts';
 import { startRenditionWorker } from '../catalog/import/later-renditions.ts';
 import { createMediaServices } from '../catalog/import/media-services.ts';
+import { startCaptionWorker } from '../catalog/captions/caption-job.ts';
+import type { CaptionWorker } from '../catalog/captions/caption-job.ts';
 import type { MediaServices } from '../catalog/import/media-services.ts';
 import { startRelatedListsWorker } from '../catalog/import/related-lists-job.ts';
 import { loadConfig } from '../config/env.ts';
@@ -39,6 +41,8 @@ export type TestAppOptions = Pick<
    * Google, and the app treats it as it treats Google (auth/sign-in.ts, auth/allow-list.ts).
    */
   googleIssuer?: string;
+  /** With `hasJobs`: read captions too (catalog/captions), as `npm start` does. */
+  hasCaptions?: boolean;
 };
 
 /**
@@ -70,7 +74,7 @@ export async function createTestApp(
     ...(hasProviderOrAllowList ? {} : { LOCAL_SIGN_IN: '1' }),
     ...env,
   });
-  const { hasJobs, googleIssuer, ...appOptions } = options;
+  const { hasJobs, googleIssuer, hasCaptions, ...appOptions } = options;
   if (googleIssuer) {
     if (config.signIn.kind !== 'google') throw new Error('googleIssuer needs GOOGLE_CLIENT_*');
     config.signIn = { ...config.signIn, issuer: googleIssuer };
@@ -85,11 +89,13 @@ export async function createTestApp(
     { config, database, media, sessionSecret: config.sessionSecret!, jobs },
     appOptions,
   );
+  let captions: CaptionWorker | undefined;
   if (jobs) {
     // As server.ts: the workers tell this app's caches of what they commit.
     const workerDeps = { config, database, media, jobs, services: app.deps.services };
     await startRenditionWorker(workerDeps);
     await startUploadWorker(workerDeps);
+    if (hasCaptions) captions = await startCaptionWorker(workerDeps);
   }
   return {
     app,
@@ -99,6 +105,7 @@ export async function createTestApp(
     dataDir,
     close: async () => {
       relatedLists?.close();
+      await captions?.close();
       await jobs?.stop({ timeoutMs: 5_000 });
       await app.close();
       await media.close();

@@ -634,7 +634,7 @@ export async function listUploads(
   }
   const result = await deps.database.db.execute<UploadListRow>(sql`
     SELECT u.id, u.created_at::text AS cursor_at, u.item_id, u.state, u.reason, u.file_name, u.bytes, u.created_at, u.metadata,
-      i.id IS NOT NULL AS has_item, i.hidden_at, i.visibility, i.title, i.tags, i.type, i.rating, i.source_url,
+      i.id IS NOT NULL AS has_item, i.hidden_at, i.visibility, i.title, i.tags, i.type, i.rating, i.source_url, coalesce(i.caption, '') AS caption,
       ${categoryNameSql('i')} AS category, ${previewPathSql('i', 'fixed_width')} AS preview_path,
       ${previewPathSql('i', 'fixed_width_still')} AS preview_still_path,
       person.id AS uploader_id, person.name AS uploader_name, person.email AS uploader_email
@@ -673,6 +673,7 @@ export async function listUploads(
               category: sent.category ?? null,
               rating: sent.rating ?? 'g',
               sourceUrl: sent.source ?? '',
+              caption: '',
             },
         uploader:
           'isEveryone' in scope && row.uploader_id

@@ -9,8 +9,8 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { encodeCategoryName } from '../category-names.ts';
 import { hashContent } from '../../storage/media-paths.ts';
 import { resolveFfmpegPath } from './encode-video.ts';
+import { buildDefaultAltText } from '../alt-text.ts';
 import {
-  buildDefaultAltText,
   buildSlug,
   generateItemId,
   isValidItemId,
@@ -25,6 +25,7 @@ import {
   toRenditionRows,
 } from './media-files.ts';
 import { scheduleLaterRenditions } from './later-renditions.ts';
+import { scheduleCaptionRead } from '../captions/caption-job.ts';
 import type { Media } from './media-services.ts';
 import type { ImportLimits } from './inspect-media.ts';
 import type { CommitNotice } from '../query/catalog-versions.ts';
@@ -46,6 +47,11 @@ export interface ItemMetadata {
   /** Default 'g'. */
   rating?: Rating;
   altText?: string;
+  /**
+   * The words written inside the image, when known (the starter plan's): the item is then not
+   * read by the caption job (docs/catalog.md, "Captions").
+   */
+  caption?: string;
   sourceUrl?: string;
   license?: string;
   attribution?: string;
@@ -276,6 +282,9 @@ export async function importMedia(
     const slug = buildSlug(title, itemId);
     const rating = metadata.rating ?? 'g';
     const isAnimated = info.frames > 1;
+    // Animated text's words are its title, and a rendering on demand is never listed.
+    const isCaptionKnown =
+      metadata.caption !== undefined || type === 'text' || Boolean(metadata.isDynamic);
 
     await withTransaction(database, async ({ tx, executor }) => {
       await tx.execute(lockMediaFilesShared);
@@ -292,6 +301,8 @@ export async function importMedia(
         title,
         tags: normaliseTags(metadata.tags),
         altText: metadata.altText?.trim() || buildDefaultAltText(title, type, isAnimated),
+        caption: metadata.caption?.trim() ?? '',
+        captionReadAt: isCaptionKnown ? new Date() : null,
         rating,
         ratingRank: ratingRanks[rating],
         sourceUrl: metadata.sourceUrl ?? '',
@@ -327,6 +338,8 @@ export async function importMedia(
       if (phase === 'ready' && deps.jobs) {
         await scheduleLaterRenditions(deps.jobs, itemId, executor);
       }
+      // Read later, in the later tier, never on the way to Ready (docs/catalog.md, "Captions").
+      if (deps.jobs && !isCaptionKnown) await scheduleCaptionRead(deps.jobs, itemId, executor);
       await options.beforeCommit?.();
     });
     deps.services?.versions.noteCommittedChange();

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildDefaultAltText,
-  buildSlug,
-  generateItemId,
-  normaliseTags,
-  ratingRanks,
-} from './item-naming.ts';
+import { buildDefaultAltText } from '../alt-text.ts';
+import { buildSlug, generateItemId, normaliseTags, ratingRanks } from './item-naming.ts';
 
 describe('item naming', () => {
   it('makes 18-character base62 ids, different every time', () => {

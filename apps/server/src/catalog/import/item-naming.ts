@@ -54,22 +54,3 @@ export const ratingRanks = {
   'pg-13': 2,
   r: 3,
 } as const satisfies Record<Rating, number>;
-
-const typeNouns = {
-  gif: { animated: 'Animated GIF', still: 'Image' },
-  sticker: { animated: 'Animated sticker', still: 'Sticker' },
-  text: { animated: 'Animated text', still: 'Text' },
-} as const;
-
-/** A one-sentence description for screen readers when the metadata gives none. */
-export function buildDefaultAltText(
-  title: string,
-  type: keyof typeof typeNouns,
-  isAnimated: boolean,
-): string {
-  const noun = typeNouns[type][isAnimated ? 'animated' : 'still'];
-  const cleanTitle = title.trim();
-  if (type === 'text') return `${noun} that reads “${cleanTitle}”.`;
-  if (!cleanTitle) return `${noun}.`;
-  return `${noun}: ${cleanTitle}${/[.!?…]$/.test(cleanTitle) ? '' : '.'}`;
-}

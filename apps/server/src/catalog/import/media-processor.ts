@@ -186,6 +186,18 @@ export class MediaProcessor {
     );
   }
 
+  /**
+   * Whether people are waiting on the decoders: a `high` request queued or running, or one
+   * arrived within the hold. Background readers (the caption job) wait while it is so.
+   */
+  hasUrgentWork(): boolean {
+    return (
+      this.countRunning('high') > 0 ||
+      this.queue.some((job) => job.request.priority !== 'low') ||
+      performance.now() - this.lastUrgentAt < this.urgentHoldMs
+    );
+  }
+
   /** Decoders working on a request now; of one priority only when given. */
   countRunning(priority?: 'high' | 'low'): number {
     return this.slots.filter(

@@ -80,6 +80,7 @@ export function itemDocumentFormat(config: AppConfig): string {
     title: 'Sample',
     tags: ['sample'],
     altText: 'A sample',
+    caption: 'Sample words',
     rating: 'pg',
     sourceUrl: 'https://example.org/source',
     creatorId: 1,

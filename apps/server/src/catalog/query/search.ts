@@ -80,6 +80,13 @@ interface QueryTerms {
   corrections: Corrections | undefined;
 }
 
+/**
+ * ts_rank's weights {D, C, B, A}: title A 1.0, tags B 0.4, caption C 0.3, alt text D 0.2, the
+ * 0.2 alt text had at C before captions took C (migration 0024, docs/catalog.md, "Search"), so
+ * an item without a caption ranks as before. A constant, so the statement text stays the same.
+ */
+const rankWeights = sql.raw(`'{0.2, 0.3, 0.4, 1.0}'::float4[]`);
+
 /** A word being typed is matched as at most this many catalog words; past it, as a prefix. */
 const maxCompletions = 64;
 
@@ -335,10 +342,10 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
      */
     stemsAlone: isMatchedByStemsAlone ? stemMatch : undefined,
     /** Item `i`'s relevance: it reads search_vector, search_vector_stem, tags and title. */
-    score: sql`ts_rank(i.search_vector, ${exact})
-      + ts_rank(i.search_vector, ${prefix}) * 0.6
-      + ts_rank(i.search_vector_stem, ${stem}) * 0.4
-      ${best && fuzzy ? sql`+ ts_rank(i.search_vector, ${best}) * 0.5 + ts_rank(i.search_vector, ${fuzzy}) * 0.2` : sql``}
+    score: sql`ts_rank(${rankWeights}, i.search_vector, ${exact})
+      + ts_rank(${rankWeights}, i.search_vector, ${prefix}) * 0.6
+      + ts_rank(${rankWeights}, i.search_vector_stem, ${stem}) * 0.4
+      ${best && fuzzy ? sql`+ ts_rank(${rankWeights}, i.search_vector, ${best}) * 0.5 + ts_rank(${rankWeights}, i.search_vector, ${fuzzy}) * 0.2` : sql``}
       + CASE WHEN i.tags && ${wholeQuery} THEN 0.05 ELSE 0 END
       + CASE WHEN lower(i.title) = ANY (${wholeQuery}) THEN 0.3 ELSE 0 END`,
   };

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/env.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { creators, renditions } from '../../db/schema.ts';
 import type { CatalogDeps, CatalogItemRow } from './items.ts';
+import { buildDefaultAltText } from '../alt-text.ts';
 
 export type RenditionRow = typeof renditions.$inferSelect;
 export type CreatorRow = Omit<typeof creators.$inferSelect, 'documentVersion'>;
@@ -30,6 +31,7 @@ type ItemColumnsShown = Pick<
   | 'title'
   | 'tags'
   | 'altText'
+  | 'caption'
   | 'rating'
   | 'sourceUrl'
   | 'creatorId'
@@ -283,6 +285,21 @@ export function toUser(creator: CreatorRow): GiphyUser {
   };
 }
 
+/**
+ * The alt text people hear: the item's own, or, when it has none of its own (empty, or the one
+ * Sticky wrote from its title), the title's and then the words written in it, as GIPHY answers
+ * `alt_text` (docs/catalog.md, "Captions").
+ */
+export function describeItem(
+  item: Pick<SerializableItemRow, 'altText' | 'caption' | 'title' | 'type' | 'frames'>,
+): string {
+  const caption = item.caption.trim();
+  const base = buildDefaultAltText(item.title, item.type, item.frames > 1);
+  const isOwn = item.altText.trim() !== '' && item.altText !== base;
+  if (isOwn || !caption) return item.altText || base;
+  return `${base} “${caption}”`;
+}
+
 /** One item without a database round trip, given its renditions and creator. */
 export function serializeItem(
   config: AppConfig,
@@ -310,7 +327,8 @@ export function serializeItem(
     tags: item.tags,
     source_tld: sourceHost(item.sourceUrl),
     source_post_url: item.sourceUrl,
-    alt_text: item.altText,
+    alt_text: describeItem(item),
+    caption: item.caption,
     // Animated text is a transparent overlay, shown on a checkerboard like a sticker.
     is_sticker: flag(item.type !== 'gif'),
     is_indexable: flag(item.isIndexable),
@@ -427,7 +445,7 @@ export async function readItemsWithCreators(
   >(
     deps.database.db,
     sql`
-    SELECT i.id, i.type, i.slug, i.title, i.tags, i.alt_text AS "altText", i.rating,
+    SELECT i.id, i.type, i.slug, i.title, i.tags, i.alt_text AS "altText", i.caption, i.rating,
       i.document_version AS "itemVersion",
       coalesce(c.document_version, 0) AS "creatorVersion",
       i.source_url AS "sourceUrl", i.frames, i.sha256, i.is_indexable AS "isIndexable",

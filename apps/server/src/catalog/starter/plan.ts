@@ -44,6 +44,8 @@ export interface StarterItem {
   title: string;
   tags: string[];
   altText: string;
+  /** The words written in it (docs/catalog.md, "Captions"): from the plan, never read by OCR. */
+  caption: string;
   /** `Parent/Sub` names from starterCategories. */
   categories: string[];
   sourceUrl: string;
@@ -105,6 +107,7 @@ function stickerItems(): StarterItem[] {
         'emoji',
         info.emoji,
       ]),
+      caption: '',
       altText: `Animated sticker: the ${label} emoji ${words.adjective.toLowerCase()} on a transparent background.`,
       categories,
       sourceUrl: notoSourceUrl(info.hexcode),
@@ -135,6 +138,7 @@ function gifItems(): StarterItem[] {
         scene,
         ...entry.categories.flatMap((path) => path.split('/').slice(1)),
       ]),
+      caption: entry.caption ?? '',
       altText: `Animated GIF: the ${who} emoji in a ${scene} scene${entry.caption ? ` with the words “${entry.caption}”` : ''}.`,
       categories: entry.categories,
       sourceUrl: notoSourceUrl(subject.hexcode),
@@ -165,6 +169,7 @@ function textItems(): StarterItem[] {
           'animated text',
           ...entry.categories.flatMap((path) => path.split('/').slice(1)),
         ]),
+        caption: entry.phrase,
         altText: `Animated text “${entry.phrase}” in ${font.name}, ${style.label}, on a transparent background.`,
         categories: entry.categories,
         sourceUrl: font.sourceUrl,

@@ -115,6 +115,7 @@ export async function seedStarterCatalog(
               type: item.type,
               rating: 'g',
               altText: item.altText,
+              caption: item.caption,
               sourceUrl: item.sourceUrl,
               license: item.license,
               attribution: item.attribution,

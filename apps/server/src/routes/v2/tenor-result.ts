@@ -164,6 +164,13 @@ function toEpochSeconds(giphyDateTime: string): number {
   return Number.isNaN(millis) ? 0 : millis / 1000;
 }
 
+/** The description, then the caption in quotes unless the description has its words. */
+function describeWithCaption(description: string, caption: string): string {
+  const words = caption.trim();
+  if (!words || description.toLowerCase().includes(words.toLowerCase())) return description;
+  return `${description} “${words}”`;
+}
+
 /** One item as Tenor v2's result object, its formats limited to `mediaFilter` when given. */
 export function toTenorResult(
   item: GiphyItem,
@@ -182,7 +189,9 @@ export function toTenorResult(
   return {
     id: item.id,
     title: item.title,
-    content_description: item.alt_text || item.title,
+    // The alt text, with the words written in the image when it does not say them already
+    // (docs/catalog.md, "Captions").
+    content_description: describeWithCaption(item.alt_text || item.title, item.caption),
     itemurl: item.url,
     url: item.url,
     tags: item.tags,

@@ -36,12 +36,24 @@ export function getIdFromSlug(slug: string): string {
   return slug.split('-').pop() ?? slug;
 }
 
+/**
+ * The words written inside the image ('' for none): Sticky's own field, not in the SDK's type
+ * (docs/catalog.md, "Captions").
+ */
+export function getCaption(item: ContentItem): string {
+  const caption = (item as { caption?: unknown }).caption;
+  return typeof caption === 'string' ? caption.trim() : '';
+}
+
+/** What a screen reader says: the alt text (else the title), then the caption unless it has it. */
 export function getAltText(item: ContentItem): string {
-  const alt = item.alt_text?.trim();
-  if (alt) return alt;
-  const title = item.title?.trim();
-  if (title) return title;
-  return getItemType(item) === 'sticker' ? 'Sticker' : 'GIF';
+  const alt =
+    item.alt_text?.trim() ||
+    item.title?.trim() ||
+    (getItemType(item) === 'sticker' ? 'Sticker' : 'GIF');
+  const caption = getCaption(item);
+  if (!caption || alt.toLowerCase().includes(caption.toLowerCase())) return alt;
+  return `${alt} “${caption}”`;
 }
 
 export function getItemUser(item: ContentItem): ContentUser | undefined {

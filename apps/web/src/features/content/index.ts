@@ -18,6 +18,7 @@ export { LoopingVideo } from './media/looping-video.tsx';
 export { RenditionPicture } from './media/rendition-picture.tsx';
 export {
   getAltText,
+  getCaption,
   getIdFromSlug,
   getItemPath,
   getItemType,

@@ -67,6 +67,7 @@ describe('ItemPage', () => {
               category: null,
               rating: 'g',
               sourceUrl: '',
+              caption: '',
             },
             visibility: 'public',
             isHidden: false,
@@ -115,6 +116,21 @@ describe('ItemPage', () => {
     expect(screen.getByRole('img', { name: item.title })).toBeInTheDocument();
   });
 
+  it('shows the text in the GIF, and says it after the title in the alt text', async () => {
+    await openItem();
+    expect(screen.queryByRole('heading', { name: /^Text in this/ })).not.toBeInTheDocument();
+    cleanup();
+
+    item = { ...item, alt_text: '', caption: 'when the code works' } as ContentItem;
+    content.gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+    await openItem();
+    const section = screen.getByRole('region', { name: 'Text in this GIF' });
+    expect(within(section).getByText('when the code works')).toBeInTheDocument();
+    expect(
+      screen.getByRole('img', { name: `${item.title} “when the code works”` }),
+    ).toBeInTheDocument();
+  });
+
   it('shows the GIF before the creator on a phone, the creator in the left column when wide', async () => {
     await openItem();
     const media = screen.getByRole('img', { name: item.title });
@@ -140,6 +156,29 @@ describe('ItemPage', () => {
     expect(within(manage).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(within(manage).queryByRole('button', { name: /Hide/ })).not.toBeInTheDocument();
     expect(editCode.isLoaded).toBe(true);
+  });
+
+  it('lets whoever may edit the item correct its text, sent as its caption', async () => {
+    rights = { canEdit: true, canDelete: false, canHide: false };
+    const sent: unknown[] = [];
+    const answer = api.fetchMock.getMockImplementation()!;
+    api.fetchMock.mockImplementation(async (input, init) => {
+      if (init?.method === 'PATCH') {
+        sent.push(JSON.parse(String(init.body)));
+        return answer(String(input), { ...init, method: 'GET' });
+      }
+      return answer(input, init);
+    });
+    await openItem();
+    const manage = await screen.findByRole('group', { name: 'Manage this item' });
+    await userEvent.click(within(manage).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit item' });
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Text in the image' }),
+      'so glad',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent).toEqual([expect.objectContaining({ caption: 'so glad' })]));
   });
 
   it('reports an item: a reason is required, the note is sent, the dialog closes and says so', async () => {

@@ -6,6 +6,7 @@ import { useParams } from 'react-router';
 import {
   ContentGrid,
   ErrorState,
+  getCaption,
   LoadingIndicator,
   getIdFromSlug,
   getItemType,
@@ -87,6 +88,21 @@ function WithheldNote({ rights }: { rights: ItemRights }) {
   );
 }
 
+/** The words written inside the image, as Sticky read them or its owner corrected them. */
+function ItemCaption({ item }: { item: ContentItem }) {
+  const caption = getCaption(item);
+  if (!caption) return null;
+  const noun = getItemType(item) === 'gif' ? 'GIF' : 'sticker';
+  return (
+    <section aria-labelledby="caption-heading" className="mt-3 flex flex-col gap-1">
+      <h2 id="caption-heading" className="text-sm font-semibold text-gray-300">
+        Text in this {noun}
+      </h2>
+      <p className="break-words text-gray-100">{caption}</p>
+    </section>
+  );
+}
+
 function RelatedItems({ item }: { item: ContentItem }) {
   return (
     <section aria-labelledby="related-heading" className="flex flex-col gap-3">
@@ -132,6 +148,7 @@ function ItemDetail({ id, slug }: { id: string; slug: string }) {
           <div className="flex flex-col gap-3 md:flex-row md:items-start">
             <div className="min-w-0 flex-1">
               <ItemMedia item={item} />
+              <ItemCaption item={item} />
             </div>
             <div className="flex flex-col gap-4">
               <ItemActions item={item} slug={slug} />

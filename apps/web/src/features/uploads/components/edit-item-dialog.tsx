@@ -1,12 +1,12 @@
 import type { ItemDetails } from '@sticky/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { DialogActions } from '@/components/dialog-actions.tsx';
 import { notify } from '@/lib/notify.ts';
 import { refreshAfterItemChange, updateItem } from '../api/owned-item.ts';
 import type { UploadFieldValues } from '../api/send-upload.ts';
-import { ItemFields } from './item-fields.tsx';
+import { fieldClass, ItemFields, labelClass } from './item-fields.tsx';
 import { Modal } from '@/components/modal.tsx';
 
 function toValues(details: ItemDetails): UploadFieldValues {
@@ -31,6 +31,10 @@ interface EditItemDialogProps {
 export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItemDialogProps) {
   const queryClient = useQueryClient();
   const [values, setValues] = useState(() => toValues(details));
+  // The words inside the image, as Sticky read them (docs/catalog.md, "Captions"): searched,
+  // and read out after the title by screen readers.
+  const [caption, setCaption] = useState(details.caption);
+  const captionId = useId();
   const save = useMutation({
     mutationFn: () =>
       updateItem(itemId, {
@@ -40,6 +44,7 @@ export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItem
         category: values.category.trim() || null,
         rating: values.rating,
         sourceUrl: values.source.trim(),
+        caption: caption.trim(),
       }),
     onSuccess: async () => {
       await refreshAfterItemChange(queryClient, itemId);
@@ -56,7 +61,10 @@ export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItem
       title="Edit item"
       open={open}
       onOpenChange={(next) => {
-        if (next) setValues(toValues(details));
+        if (next) {
+          setValues(toValues(details));
+          setCaption(details.caption);
+        }
         save.reset();
         onOpenChange(next);
       }}
@@ -68,6 +76,20 @@ export function EditItemDialog({ itemId, details, open, onOpenChange }: EditItem
           isDisabled={save.isPending}
           isTypeFixed={details.type === 'text'}
         />
+        <div className="flex flex-col gap-1">
+          <label htmlFor={captionId} className={labelClass}>
+            Text in the image
+          </label>
+          <textarea
+            id={captionId}
+            value={caption}
+            rows={2}
+            maxLength={500}
+            disabled={save.isPending}
+            onChange={(event) => setCaption(event.target.value)}
+            className={fieldClass}
+          />
+        </div>
         <DialogActions
           error={save.error}
           isPending={save.isPending}

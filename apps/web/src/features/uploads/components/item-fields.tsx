@@ -9,7 +9,7 @@ import { TagInput } from './tag-input.tsx';
 export const fieldClass =
   'w-full rounded-lg border border-white/15 bg-gray-950 px-3 py-2 text-sm text-white ' +
   'placeholder:text-gray-500 focus-visible:outline-2 focus-visible:outline-violet-400 disabled:opacity-60';
-const labelClass = 'text-sm font-medium text-gray-200';
+export const labelClass = 'text-sm font-medium text-gray-200';
 
 interface ItemFieldsProps {
   values: UploadFieldValues;
