@@ -79,7 +79,7 @@ describe('/integrations routes and /api/admin/integrations', () => {
     expect(answer.publicUrl).toBe('http://gifs.localhost:3000');
     expect(answer.rating).toBe('pg-13');
     const byName = Object.fromEntries(answer.platforms.map((entry) => [entry.platform, entry]));
-    expect(Object.keys(byName)).toEqual(['slack', 'mattermost', 'discord']);
+    expect(Object.keys(byName)).toEqual(['slack', 'mattermost', 'discord', 'telegram']);
     expect(byName.slack).toMatchObject({
       isConfigured: true,
       endpoints: [
@@ -109,24 +109,21 @@ describe('/integrations routes and /api/admin/integrations', () => {
     for (const entry of answer.platforms) expect(entry.setupSteps.length).toBeGreaterThan(2);
   });
 
-  it('lists a platform another module registers (as Telegram does)', async () => {
-    bare.app.deps.integrations.registry.register(() => ({
-      platform: 'telegram',
+  it('lists Telegram, which registers itself, with the last update its poller noted', async () => {
+    const { cookie } = await signInAs(bare, { email: 'admin@example.com' });
+    const read = async () =>
+      (
+        (
+          await bare.app.inject({ url: '/api/admin/integrations', headers: { cookie } })
+        ).json() as ListIntegrationsResponse
+      ).platforms.find((entry) => entry.platform === 'telegram');
+    expect(await read()).toMatchObject({
       name: 'Telegram',
       isConfigured: false,
-      endpoints: [],
-      setupSteps: ['Talk to @BotFather.'],
-      settings: [{ name: 'TELEGRAM_BOT_TOKEN', isSet: false }],
-      notes: [],
-    }));
-    await bare.app.deps.integrations.lastRequests.note('telegram', true);
-    const { cookie } = await signInAs(bare, { email: 'admin@example.com' });
-    const answer = (
-      await bare.app.inject({ url: '/api/admin/integrations', headers: { cookie } })
-    ).json() as ListIntegrationsResponse;
-    expect(answer.platforms.at(-1)).toMatchObject({
-      platform: 'telegram',
-      lastRequest: { isVerified: true },
+      settings: [{ name: 'TELEGRAM_BOT_TOKEN', isSet: false }, { name: 'PUBLIC_URL' }],
     });
+    // What the poller's onUpdates does with each batch (integrations/telegram/telegram.test.ts).
+    await bare.app.deps.integrations.lastRequests.note('telegram', true);
+    expect((await read())?.lastRequest).toMatchObject({ isVerified: true });
   });
 });
