@@ -1,11 +1,12 @@
 import { giphyItemSchema, listEnvelopeSchema, tenorResultsSchema } from '@sticky/contracts';
+import { reactions } from '@sticky/contracts/reactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 import { searchItemIds } from './search.ts';
-import { listExpansionCandidates, readSynonymMap } from './synonyms.ts';
+import { listExpansionCandidates, readSynonymMap, toEmojiKey } from './synonyms.ts';
 
 const apiKey = 'synonym-key-0123456789abcdefghijklmnop';
 
@@ -133,5 +134,17 @@ describe('synonym map', () => {
     expect(expanded('qwxzv')).toEqual([]);
     // Never an inherited property.
     expect(expanded('constructor tostring')).toEqual([]);
+  });
+
+  it("names each reaction chip's emoji by the chip's query (the home page's strip)", () => {
+    const map = readSynonymMap();
+    for (const { query, emoji } of reactions) {
+      const keywords = map.emoji[toEmojiKey(emoji)] ?? [];
+      const words = query.split(' ');
+      expect(
+        keywords.some((keyword) => words.some((word) => keyword.startsWith(word))),
+        `${emoji} ${query}: ${keywords.join(', ')}`,
+      ).toBe(true);
+    }
   });
 });
