@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test-support/app.ts';
 import type { TestApp } from '../../test-support/app.ts';
 import { insertCatalogItems } from '../../test-support/catalog-fixtures.ts';
+import { countStatements } from '../../test-support/database.ts';
 import { signInAs } from '../../test-support/sign-in.ts';
 import { searchItemIds } from './search.ts';
 import { listExpansionCandidates, readSynonymMap, toEmojiKey } from './synonyms.ts';
@@ -89,6 +90,18 @@ describe('search by synonyms and emoji', () => {
     // Operators keep their meaning: no expansion.
     expect(await idsOf('glad -party ')).toEqual([id.gladExact]);
     expect(await idsOf('"glad"')).toEqual([id.gladExact, id.gladToo]);
+  });
+
+  it('costs a query without synonyms in the catalog no statement more, one with them one', async () => {
+    // A new query each time (rankings are kept): the statements of one cold search.
+    const statements = (q: string, isExpanded?: boolean) =>
+      countStatements(testApp.database, () =>
+        searchItemIds(testApp.app.deps, { q, limit: 25, offset: 0, isExpanded }),
+      );
+    expect(await statements('sleep nap ')).toBe(await statements('nap sleep', false));
+    // Its expansions ranked after its exact matches: "glad kid" finds the happy kid.
+    expect(await statements('glad kid ')).toBe((await statements('kid glad', false)) + 1);
+    expect((await search('glad kid')).rows).toEqual([id.happyKid]);
   });
 
   it('answers the same through the web app, /v1 and /v2', async () => {
