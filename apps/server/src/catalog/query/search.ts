@@ -99,8 +99,8 @@ const maxTermsPerCandidate = 4;
 /**
  * The catalog words each candidate stands for: words of search_terms that begin with it and
  * share its English stem ("laugh" → laugh, laughing, laughs), so a synonym the catalog lacks
- * costs nothing and matches nothing (docs/catalog.md, "Synonyms and emoji"). One index range
- * per candidate, each bounded, in the statement that reads the query's words.
+ * costs one index probe and matches nothing (docs/catalog.md, "Synonyms and emoji"). One
+ * index range per candidate, each bounded, in the statement that reads the query's words.
  */
 function expansionTermsSql(found: readonly WordCandidates[]): SQL {
   const ranges = found.flatMap(({ candidates }, index) =>
