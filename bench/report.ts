@@ -901,6 +901,15 @@ function qualitySection(entry: { data: SectionFile<QualityResult> } | undefined)
           ),
           scoreRow(`misspelt (\`${r.misspelt.file}\`)`, r.misspelt.score),
           scoreRow('the same, spelt right', r.misspelt.intended),
+          ...(r.synonyms
+            ? [
+                scoreRow(
+                  `synonyms of tags on the ${r.synonyms.items} emoji: ${r.synonyms.source}`,
+                  r.synonyms.score,
+                ),
+                scoreRow('the same, matching the words as written only', r.synonyms.unexpanded),
+              ]
+            : []),
         ],
       ) +
       `\n\nMisspelt ÷ spelt right: recall ${fmtRatio(r.misspelt.recallOverIntended, 3)}, MRR ${fmtRatio(r.misspelt.mrrOverIntended, 3)}. By kind of typo: ${Object.entries(

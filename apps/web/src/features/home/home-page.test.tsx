@@ -43,6 +43,27 @@ describe('HomePage', () => {
     });
   });
 
+  it('shows a reactions strip between the banner and Trending, each chip its search in the type shown', async () => {
+    content.gf.trending.mockResolvedValue(loadList(fixtureFiles.trending));
+    const { router } = renderHome('/?type=stickers');
+    const strip = screen.getByRole('navigation', { name: 'Reactions' });
+    const chips = within(strip).getAllByRole('link');
+    expect(chips.map((chip) => chip.textContent)).toEqual(
+      expect.arrayContaining(['😀happy', '😢sad', '😂laugh', '🙏thank you']),
+    );
+    expect(within(strip).getByRole('link', { name: 'thank you' })).toHaveAttribute(
+      'href',
+      '/search/thank%20you?type=stickers',
+    );
+    // Banner, strip, then the Trending label: the rest of the home page as the spec has it.
+    const banner = screen.getByRole('img', { name: /Sticky/ });
+    const heading = screen.getByRole('heading', { name: 'Trending' });
+    expect(banner.compareDocumentPosition(strip) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(strip.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await userEvent.click(within(strip).getByRole('link', { name: 'laugh' }));
+    expect(router.state.location.pathname).toBe('/search/laugh');
+  });
+
   it('loads fixed_width WebP with the GIF as fallback, the first row at once and the rest lazily, in a box of the right shape', async () => {
     const trending = loadList(fixtureFiles.trending);
     content.gf.trending.mockResolvedValue(trending);

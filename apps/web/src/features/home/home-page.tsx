@@ -7,10 +7,11 @@ import {
 import { homeGridColumns } from '@sticky/contracts/tile-layout';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import bannerUrl from './banner.svg';
+import { ReactionsStrip } from './reactions-strip.tsx';
 
 /**
- * Home (docs/web.md, "Screens and routes"): banner, the type switcher with the Trending label,
- * trending in masonry.
+ * Home (docs/web.md, "Screens and routes"): banner, the reactions strip, the type switcher
+ * with the Trending label, trending in masonry.
  */
 export function HomePage() {
   const [filter] = useContentFilter();
@@ -24,6 +25,7 @@ export function HomePage() {
         height={200}
         className="h-auto w-full rounded-2xl"
       />
+      <ReactionsStrip filter={filter} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-extrabold">Trending</h1>
         <TypeSwitcher />
