@@ -28,9 +28,6 @@ const storageMaxAgeMs = 5 * 60_000;
 /** A storage check that takes longer than this says the storage does not answer. */
 const storageCheckTimeoutMs = 5_000;
 
-/** The first day of the window as SQL: today (UTC) and the days before it. */
-const firstDaySql = `(now() AT TIME ZONE 'utc')::date - ${overviewDays - 1}`;
-
 type StorageFigures = AdminOverviewResponse['storage'];
 
 export interface AdminOverview {
@@ -38,13 +35,38 @@ export interface AdminOverview {
 }
 
 /**
+ * Phrases read per list from the closed days and from today, before they are merged: a phrase
+ * outside both could be under-counted, which a top 10 does not show.
+ */
+const phrasesMerged = 500;
+
+const dayMs = 86_400_000;
+
+/** A UTC day `days` after (or before) `day`, as YYYY-MM-DD. */
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * dayMs).toISOString().slice(0, 10);
+}
+
+/** What happened over some days: counts per day and the most counted phrases. */
+interface Activity {
+  uploads: Map<string, number>;
+  searches: Map<string, number>;
+  topSearches: Map<string, number>;
+  missedSearches: Map<string, number>;
+}
+
+/**
  * The admin overview's figures (docs/operations.md, "Admin overview"), made per app by its
- * route plugin: it keeps the last storage sums, which cost a read of every rendition.
+ * route plugin. The closed days of the window (before today, UTC) no longer change: they are
+ * read once a day and kept, so each read counts today's rows only, whatever the catalog's size
+ * (a million uploads imported this month cost a second or two, once a day: bench/notes.md).
+ * The storage sums, which read every rendition, are kept a few minutes.
  */
 export function createAdminOverview(deps: AdminOverviewDeps): AdminOverview {
   const now = deps.now ?? Date.now;
   let storage: { figures: StorageFigures; readAt: number } | undefined;
   let storageReading: Promise<StorageFigures> | undefined;
+  let closed: { today: string; activity: Promise<Activity> } | undefined;
 
   const readStorage = async (): Promise<StorageFigures> => {
     if (storage && now() - storage.readAt < storageMaxAgeMs) return storage.figures;
@@ -60,23 +82,42 @@ export function createAdminOverview(deps: AdminOverviewDeps): AdminOverview {
     return storageReading;
   };
 
+  const readClosedDays = (today: string): Promise<Activity> => {
+    if (closed?.today !== today) {
+      const activity = readActivity(
+        deps.database,
+        addDays(today, -(overviewDays - 1)),
+        addDays(today, -1),
+      );
+      closed = { today, activity };
+      // A failed read is tried again by the next request.
+      activity.catch(() => {
+        if (closed?.activity === activity) closed = undefined;
+      });
+    }
+    return closed.activity;
+  };
+
   return {
     read: async () => {
-      const [uploadsPerDay, searchesPerDay, topSearches, missedSearches, stats, figures, health] =
-        await Promise.all([
-          readUploadsPerDay(deps.database),
-          readSearchesPerDay(deps.database),
-          readTopPhrases(deps.database, 'search_queries'),
-          readTopPhrases(deps.database, 'search_misses'),
-          readJobQueueStats(deps.database, deps.jobSchema ?? defaultJobSchema),
-          readStorage(),
-          readHealth(deps),
-        ]);
+      const today = new Date(now()).toISOString().slice(0, 10);
+      const [past, current, stats, figures, health] = await Promise.all([
+        readClosedDays(today),
+        readActivity(deps.database, today, today),
+        readJobQueueStats(deps.database, deps.jobSchema ?? defaultJobSchema),
+        readStorage(),
+        readHealth(deps),
+      ]);
+      const days = Array.from({ length: overviewDays }, (_, index) =>
+        addDays(today, index - (overviewDays - 1)),
+      );
+      const perDay = (pick: (activity: Activity) => Map<string, number>): DayCount[] =>
+        days.map((day) => ({ day, count: pick(past).get(day) ?? pick(current).get(day) ?? 0 }));
       return {
-        uploadsPerDay,
-        searchesPerDay,
-        topSearches,
-        missedSearches,
+        uploadsPerDay: perDay((activity) => activity.uploads),
+        searchesPerDay: perDay((activity) => activity.searches),
+        topSearches: mergePhrases(past.topSearches, current.topSearches),
+        missedSearches: mergePhrases(past.missedSearches, current.missedSearches),
         storage: figures,
         jobQueues: summarizeQueues(stats),
         health,
@@ -85,59 +126,71 @@ export function createAdminOverview(deps: AdminOverviewDeps): AdminOverview {
   };
 }
 
-/**
- * Files received per UTC day, every day of the window: a range of uploads_created_idx, so
- * the window's uploads are read, never the catalog.
- */
-async function readUploadsPerDay(database: DatabaseHandle): Promise<DayCount[]> {
-  return readDays(
-    database,
-    `SELECT (created_at AT TIME ZONE 'utc')::date AS day, count(*) AS count
-       FROM uploads
-      WHERE created_at >= (${firstDaySql})::timestamp AT TIME ZONE 'utc'
-      GROUP BY 1`,
-  );
+/** The phrases of both lists, summed, that enough people searched; most first. */
+function mergePhrases(
+  past: Map<string, number>,
+  current: Map<string, number>,
+): AdminOverviewResponse['topSearches'] {
+  const sums = new Map(past);
+  for (const [query, count] of current) sums.set(query, (sums.get(query) ?? 0) + count);
+  return [...sums]
+    .filter(([, count]) => count >= minPeopleListed)
+    .sort(([queryA, countA], [queryB, countB]) => countB - countA || (queryA < queryB ? -1 : 1))
+    .slice(0, phrasesListed)
+    .map(([query, count]) => ({ query, count }));
 }
 
 /**
- * Searches per UTC day (people per phrase, found or missed): ranges of the day indexes of
- * search_queries and search_misses (migration 0028).
+ * Uploads and searches per day from `from` to `to` (UTC days, both included), and the most
+ * searched phrases, found and missed. Each is a range of an index on the day (uploads_created_idx,
+ * the day indexes of migration 0028): the days' rows are read, never the catalog.
  */
-async function readSearchesPerDay(database: DatabaseHandle): Promise<DayCount[]> {
-  return readDays(
-    database,
-    `SELECT day, sum(count) AS count FROM (
-       SELECT day, count FROM search_queries WHERE day >= ${firstDaySql}
-       UNION ALL
-       SELECT day, count FROM search_misses WHERE day >= ${firstDaySql}
-     ) AS searches
-     GROUP BY day`,
-  );
+async function readActivity(database: DatabaseHandle, from: string, to: string): Promise<Activity> {
+  const { pool } = database;
+  const [uploads, searches, topSearches, missedSearches] = await Promise.all([
+    pool.query<{ key: string; count: number }>(
+      `SELECT (created_at AT TIME ZONE 'utc')::date::text AS key, count(*)::int AS count
+         FROM uploads
+        WHERE created_at >= $1::date::timestamp AT TIME ZONE 'utc'
+          AND created_at < ($2::date + 1)::timestamp AT TIME ZONE 'utc'
+        GROUP BY 1`,
+      [from, to],
+    ),
+    pool.query<{ key: string; count: number }>(
+      `SELECT day::text AS key, sum(count)::int AS count FROM (
+         SELECT day, count FROM search_queries WHERE day BETWEEN $1 AND $2
+         UNION ALL
+         SELECT day, count FROM search_misses WHERE day BETWEEN $1 AND $2
+       ) AS searches
+       GROUP BY day`,
+      [from, to],
+    ),
+    readPhrases(database, 'search_queries', from, to),
+    readPhrases(database, 'search_misses', from, to),
+  ]);
+  const toMap = (rows: Array<{ key: string; count: number }>) =>
+    new Map(rows.map((row) => [row.key, row.count]));
+  return {
+    uploads: toMap(uploads.rows),
+    searches: toMap(searches.rows),
+    topSearches: toMap(topSearches),
+    missedSearches: toMap(missedSearches),
+  };
 }
 
-/** `perDay` (day, count) joined to every day of the window, 0 where it has none. */
-async function readDays(database: DatabaseHandle, perDay: string): Promise<DayCount[]> {
-  const { rows } = await database.pool.query<DayCount>(
-    `SELECT days.day::date::text AS day, coalesce(counts.count, 0)::int AS count
-       FROM generate_series(${firstDaySql}, (now() AT TIME ZONE 'utc')::date, interval '1 day')
-            AS days(day)
-       LEFT JOIN (${perDay}) AS counts ON counts.day = days.day::date
-      ORDER BY days.day`,
-  );
-  return rows;
-}
-
-async function readTopPhrases(
+async function readPhrases(
   database: DatabaseHandle,
   table: 'search_queries' | 'search_misses',
-): Promise<AdminOverviewResponse['topSearches']> {
-  const { rows } = await database.pool.query<{ query: string; count: number }>(
-    `SELECT query, sum(count)::int AS count FROM ${table}
-      WHERE day >= ${firstDaySql}
-      GROUP BY query HAVING sum(count) >= $1
+  from: string,
+  to: string,
+): Promise<Array<{ key: string; count: number }>> {
+  const { rows } = await database.pool.query<{ key: string; count: number }>(
+    `SELECT query AS key, sum(count)::int AS count FROM ${table}
+      WHERE day BETWEEN $1 AND $2
+      GROUP BY query
       ORDER BY 2 DESC, query
-      LIMIT $2`,
-    [minPeopleListed, phrasesListed],
+      LIMIT $3`,
+    [from, to, phrasesMerged],
   );
   return rows;
 }
