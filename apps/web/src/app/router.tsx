@@ -39,6 +39,9 @@ const categoryPage = signedInPage(() =>
 const uploadPage = signedInPage(() => import('@/features/uploads').then((m) => m.UploadPage));
 const myUploadsPage = signedInPage(() => import('@/features/uploads').then((m) => m.MyUploadsPage));
 const adminPage = signedInPage(() => import('@/features/uploads').then((m) => m.AdminPage));
+const adminOverviewPage = signedInPage(() =>
+  import('@/features/admin-overview').then((m) => m.AdminOverviewPage),
+);
 const settingsPage = signedInPage(() => import('@/features/settings').then((m) => m.SettingsPage));
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
@@ -76,6 +79,7 @@ const routeTree = (
         <Route path="upload" {...pageRoute(uploadPage)} />
         <Route path="uploads" {...pageRoute(myUploadsPage)} />
         <Route path="admin" {...pageRoute(adminPage)} />
+        <Route path="admin/overview" {...pageRoute(adminOverviewPage)} />
         <Route path="settings" {...pageRoute(settingsPage)} />
         <Route path=":type/:slug" {...pageRoute(itemPage)} />
         <Route path=":category" {...pageRoute(categoryPage)} />

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
 import { useAuth } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { AuditList } from './components/audit-list.tsx';
@@ -36,7 +38,12 @@ export function AdminPage() {
   }
   return (
     <div className="flex flex-col gap-8">
-      <h1 className="text-3xl font-extrabold">Admin</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="text-3xl font-extrabold">Admin</h1>
+        <Link to="/admin/overview" className={buttonStyles.secondary}>
+          Overview
+        </Link>
+      </div>
       <div className="grid gap-8 lg:grid-cols-2">
         <Section id="admin-reports" title="Reports">
           <ReportsList />
