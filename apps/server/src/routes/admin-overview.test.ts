@@ -6,6 +6,7 @@ import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
 import { insertCatalogItems } from '../test-support/catalog-fixtures.ts';
 import { signInAs } from '../test-support/sign-in.ts';
+import { sameSiteHeaders } from '../test-support/uploads.ts';
 
 const apiKey = 'overview-test-key-0123456789abcdefghijkl';
 
@@ -127,6 +128,31 @@ describe('GET /api/admin/overview', () => {
       database: { state: 'ok', latencyMs: expect.any(Number) },
       storage: { state: 'ok', kind: 'local' },
     });
+  });
+
+  // After the test above: its first read keeps the days before today (closed days are read once).
+  it("takes an admin's API token only with the admin scope", async () => {
+    const tokenWith = async (scopes: string[]) => {
+      const made = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/tokens',
+        headers: { ...sameSiteHeaders(testApp, admin), 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'script', scopes }),
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return { authorization: `Bearer ${(made.json() as { secret: string }).secret}` };
+    };
+    const read = await testApp.app.inject({
+      url: '/api/admin/overview',
+      headers: await tokenWith(['read']),
+    });
+    expect(read.statusCode).toBe(403);
+    expect(read.json()).toMatchObject({ error: { code: 'insufficient_scope' } });
+    const adminScope = await testApp.app.inject({
+      url: '/api/admin/overview',
+      headers: await tokenWith(['admin']),
+    });
+    expect(adminScope.statusCode).toBe(200);
   });
 
   it('lists every day of a new instance with 0, and sums storage of originals and renditions', async () => {
