@@ -53,9 +53,9 @@ test.describe('admin overview', () => {
       await adminPage.reload();
       await expect(missed.getByRole('listitem').filter({ hasText: missedPhrase })).toContainText(
         `${missedPhrase}2`,
-        { timeout: 2_000 },
+        { timeout: 10_000 },
       );
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: 45_000 });
 
     // Today is each chart's last day, chosen at first: at least this upload and these searches.
     const uploads = adminPage.getByRole('slider', { name: 'Uploads per day: choose a day' });
