@@ -16,6 +16,7 @@ const shared = ['components', 'hooks', 'lib', 'types', 'utils'];
  * src/features must be listed here: a new feature starts by saying what it builds on.
  */
 export const featureDependencies = {
+  'admin-overview': ['auth', 'content'],
   auth: [],
   categories: ['content'],
   content: [],

@@ -16,3 +16,4 @@ export * from './metrics.ts';
 export * from './moderation.ts';
 export * from './format-bytes.ts';
 export * from './integrations.ts';
+export * from './admin-overview.ts';

@@ -330,6 +330,10 @@ export const itemEvents = pgTable(
   (t) => [primaryKey({ columns: [t.itemId, t.userId, t.kind, t.day] })],
 );
 
+/**
+ * People who searched a phrase on a day and found GIFs or stickers (once each): trending
+ * searches read 7 days, the admin overview 30 (docs/operations.md, "Admin overview").
+ */
 export const searchQueries = pgTable(
   'search_queries',
   {
@@ -337,7 +341,18 @@ export const searchQueries = pgTable(
     day: date('day').notNull(),
     count: integer('count').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.query, t.day] })],
+  (t) => [primaryKey({ columns: [t.query, t.day] }), index('search_queries_day_idx').on(t.day)],
+);
+
+/** The same for searches that found nothing: what the catalog lacks (migration 0028). */
+export const searchMisses = pgTable(
+  'search_misses',
+  {
+    query: text('query').notNull(),
+    day: date('day').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.query, t.day] }), index('search_misses_day_idx').on(t.day)],
 );
 
 /**

@@ -5,6 +5,7 @@ import { markAsApi } from '../plugins/host-check.ts';
 import { nulParametersPlugin } from '../plugins/nul-parameters.ts';
 import { apiDocsRoutes, documentRoutesAs } from '../plugins/openapi.ts';
 import { sessionUserPlugin } from '../plugins/session.ts';
+import { adminOverviewRoutes } from './admin-overview.ts';
 import { analyticsRoutes } from './analytics.ts';
 import { authRoutes } from './auth.ts';
 import { configRoutes } from './config.ts';
@@ -42,5 +43,6 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(categoriesRoutes, { prefix: '/categories' });
   await app.register(moderationRoutes, { prefix: '/admin' });
   await app.register(integrationsAdminRoutes, { prefix: '/admin/integrations' });
+  await app.register(adminOverviewRoutes, { prefix: '/admin' });
   await app.register(tokensRoutes, { prefix: '/tokens' });
 };

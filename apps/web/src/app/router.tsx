@@ -42,6 +42,9 @@ const adminPage = signedInPage(() => import('@/features/uploads').then((m) => m.
 const integrationsPage = signedInPage(() =>
   import('@/features/integrations').then((m) => m.IntegrationsPage),
 );
+const adminOverviewPage = signedInPage(() =>
+  import('@/features/admin-overview').then((m) => m.AdminOverviewPage),
+);
 const settingsPage = signedInPage(() => import('@/features/settings').then((m) => m.SettingsPage));
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
@@ -80,6 +83,7 @@ const routeTree = (
         <Route path="uploads" {...pageRoute(myUploadsPage)} />
         <Route path="admin" {...pageRoute(adminPage)} />
         <Route path="admin/integrations" {...pageRoute(integrationsPage)} />
+        <Route path="admin/overview" {...pageRoute(adminOverviewPage)} />
         <Route path="settings" {...pageRoute(settingsPage)} />
         <Route path=":type/:slug" {...pageRoute(itemPage)} />
         <Route path=":category" {...pageRoute(categoryPage)} />

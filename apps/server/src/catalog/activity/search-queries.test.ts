@@ -33,7 +33,9 @@ describe('trending searches', () => {
   ) => {
     const recorder = createSearchQueryRecorder(testApp.app.deps);
     const errors: unknown[] = [];
-    recorder.record(q, { address: '203.0.113.7', ...requester }, (error) => errors.push(error));
+    recorder.record({ q, hasResults: true }, { address: '203.0.113.7', ...requester }, (error) =>
+      errors.push(error),
+    );
     await recorder.flush();
     expect(errors).toEqual([]);
   };
@@ -135,15 +137,19 @@ describe('trending searches', () => {
   it('flushes: resolves only once every count started is written', async () => {
     const recorder = createSearchQueryRecorder(testApp.app.deps);
     const errors: unknown[] = [];
-    recorder.record('cat', { userId: 'alice', address: '203.0.113.7' }, (error) =>
-      errors.push(error),
+    recorder.record(
+      { q: 'cat', hasResults: true },
+      { userId: 'alice', address: '203.0.113.7' },
+      (error) => errors.push(error),
     );
     await recorder.flush();
     expect(await countOf('cat')).toBe(1);
 
     const hold = await holdCount('cat');
-    recorder.record('cat', { userId: 'bob', address: '203.0.113.7' }, (error) =>
-      errors.push(error),
+    recorder.record(
+      { q: 'cat', hasResults: true },
+      { userId: 'bob', address: '203.0.113.7' },
+      (error) => errors.push(error),
     );
     let isFlushed = false;
     const flushed = recorder.flush().then(() => {
@@ -162,7 +168,9 @@ describe('trending searches', () => {
     const recorder = createSearchQueryRecorder(testApp.app.deps, { now: () => now });
     const errors: unknown[] = [];
     const search = async (q: string, userId: string) => {
-      recorder.record(q, { userId, address: '203.0.113.7' }, (error) => errors.push(error));
+      recorder.record({ q, hasResults: true }, { userId, address: '203.0.113.7' }, (error) =>
+        errors.push(error),
+      );
       await recorder.flush();
     };
     const statementsOf = async (run: () => Promise<unknown>) =>
@@ -195,14 +203,16 @@ describe('trending searches', () => {
     // answer to wait for (another recorder's) goes to the database and comes back.
     const statements = await recordStatements(testApp.database, async () => {
       recorder.record(
-        'cat',
+        { q: 'cat', hasResults: true },
         { userId: 'alice', address: '203.0.113.7' },
         (error) => errors.push(error),
         () => sent,
       );
       const other = createSearchQueryRecorder(testApp.app.deps);
-      other.record('dog', { userId: 'alice', address: '203.0.113.7' }, (error) =>
-        errors.push(error),
+      other.record(
+        { q: 'dog', hasResults: true },
+        { userId: 'alice', address: '203.0.113.7' },
+        (error) => errors.push(error),
       );
       await other.flush();
     });
@@ -221,7 +231,7 @@ describe('trending searches', () => {
     // The same person's repeat has nothing to write: it does not wait for its answer at all.
     let waits = 0;
     recorder.record(
-      'cat',
+      { q: 'cat', hasResults: true },
       { userId: 'alice', address: '203.0.113.7' },
       (error) => errors.push(error),
       () => {
@@ -247,7 +257,7 @@ describe('trending searches', () => {
     expect(rows.rows).toEqual([]);
   });
 
-  it('prunes old days: who searched after a day, the counts after the trending window', async () => {
+  it('prunes old days: who searched after a day, the counts and misses after the overview window', async () => {
     const db = testApp.database.db;
     await record('fresh', { userId: 'alice' });
     await db.execute(sql`
@@ -255,17 +265,44 @@ describe('trending searches', () => {
         ('old', (now() AT TIME ZONE 'utc')::date - 1, 'someone')`);
     await db.execute(sql`
       INSERT INTO search_queries (query, day, count) VALUES
-        ('six days old', (now() AT TIME ZONE 'utc')::date - 6, 5),
-        ('a week old', (now() AT TIME ZONE 'utc')::date - 7, 5)`);
+        ('29 days old', (now() AT TIME ZONE 'utc')::date - 29, 5),
+        ('30 days old', (now() AT TIME ZONE 'utc')::date - 30, 5)`);
+    await db.execute(sql`
+      INSERT INTO search_misses (query, day, count) VALUES
+        ('missed 29 days ago', (now() AT TIME ZONE 'utc')::date - 29, 5),
+        ('missed 30 days ago', (now() AT TIME ZONE 'utc')::date - 30, 5)`);
     const summary = await testApp.app.deps.services.maintenance.runNow();
-    expect(summary).toMatchObject({ isDone: true, searchersPruned: 1, searchDaysPruned: 1 });
+    expect(summary).toMatchObject({ isDone: true, searchersPruned: 1, searchDaysPruned: 2 });
     const queries = await db.execute<{ query: string }>(
       sql`SELECT query FROM search_queries ORDER BY query`,
     );
-    expect(queries.rows.map((row) => row.query)).toEqual(['fresh', 'six days old']);
+    expect(queries.rows.map((row) => row.query)).toEqual(['29 days old', 'fresh']);
+    const misses = await db.execute<{ query: string }>(sql`SELECT query FROM search_misses`);
+    expect(misses.rows.map((row) => row.query)).toEqual(['missed 29 days ago']);
     const searchers = await db.execute<{ query: string }>(
       sql`SELECT query FROM search_query_searchers`,
     );
     expect(searchers.rows.map((row) => row.query)).toEqual(['fresh']);
+    // Trending still reads its 7 days only.
+    expect(await listTrendingSearches(testApp.app.deps)).not.toContain('29 days old');
+  });
+
+  it('counts a search that found nothing apart, once per person, phrase and day, naming no one', async () => {
+    for (const userId of ['alice', 'alice', 'bob']) {
+      const recorder = createSearchQueryRecorder(testApp.app.deps);
+      recorder.record(
+        { q: 'Purple  Narwhal', hasResults: false },
+        { userId, address: '203.0.113.7' },
+        (error) => {
+          throw error;
+        },
+      );
+      await recorder.flush();
+    }
+    const misses = await testApp.database.db.execute<{ query: string; count: number }>(
+      sql`SELECT query, count FROM search_misses`,
+    );
+    expect(misses.rows).toEqual([{ query: 'purple narwhal', count: 2 }]);
+    expect(await countOf('purple narwhal')).toBe(0);
   });
 });

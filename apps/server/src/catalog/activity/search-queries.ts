@@ -1,3 +1,4 @@
+import { overviewDays } from '@sticky/contracts';
 import { sql } from 'drizzle-orm';
 import { executePrepared } from '../../db/prepared.ts';
 import type { CatalogDeps } from '../query/items.ts';
@@ -24,28 +25,39 @@ interface SearchCount {
   searcher: string;
   /** YYYY-MM-DD, UTC, by this server's clock. */
   day: string;
+  /** Whether it found anything: a miss is counted apart, for the admin overview. */
+  hasResults: boolean;
+}
+
+/** A first page of search results, and whether it found anything. */
+export interface SearchToCount {
+  q: string;
+  hasResults: boolean;
 }
 
 /** The count a search makes, or undefined when it is not counted (operators, no words). */
 function searchCountOf(
   deps: SearchActivityDeps,
-  q: string,
+  search: SearchToCount,
   requester: Requester,
   now: Date,
 ): SearchCount | undefined {
+  const { q, hasResults } = search;
   const normalized = prepareQuery(q).normalized;
   if (normalized === '' || hasSearchOperators(normalized)) return undefined;
   return {
     normalized,
     searcher: digestRequester(deps.services.requesterSecret, requester, 'search-query'),
     day: now.toISOString().slice(0, 10),
+    hasResults,
   };
 }
 
 /**
  * Writes a search's count for `trending/searches`: once per person, normalized query and UTC
- * day, and only the first page of a search that found something (typos and later pages are not
- * interest), never a query with operators. The day is this server's UTC date, so the recorder
+ * day, and only the first page (later pages are not interest), never a query with operators. A
+ * search that found nothing goes to `search_misses` instead, for the admin overview: typos are
+ * not interest, but what people look for and miss is (docs/operations.md, "Admin overview"). The day is this server's UTC date, so the recorder
  * below knows which counts it already wrote. The count is a statistic, so its commit does not
  * wait for the disk: a crash may lose the last fraction of a second of counts, and a search
  * never waits on an fsync. One statement, so one round trip and no connection held across
@@ -63,10 +75,15 @@ async function writeSearchCount(deps: SearchActivityDeps, count: SearchCount): P
       SELECT ${count.normalized}, ${count.day}::date, ${count.searcher} FROM commit_mode
       ON CONFLICT DO NOTHING
       RETURNING query, day
+    ),
+    found AS (
+      INSERT INTO search_queries (query, day, count)
+      SELECT query, day, 1 FROM person WHERE ${count.hasResults}::boolean
+      ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1
     )
-    INSERT INTO search_queries (query, day, count)
-    SELECT query, day, 1 FROM person
-    ON CONFLICT (query, day) DO UPDATE SET count = search_queries.count + 1`,
+    INSERT INTO search_misses (query, day, count)
+    SELECT query, day, 1 FROM person WHERE NOT ${count.hasResults}::boolean
+    ON CONFLICT (query, day) DO UPDATE SET count = search_misses.count + 1`,
   );
 }
 
@@ -85,7 +102,7 @@ export interface SearchQueryRecorder {
    * called when there is a count to write: a repeat this server already wrote costs no wait.
    */
   record: (
-    q: string,
+    search: SearchToCount,
     requester: Requester,
     onError: (error: unknown) => void,
     after?: () => Promise<unknown>,
@@ -112,8 +129,8 @@ export function createSearchQueryRecorder(
   // Insertion order: the oldest goes first.
   const written = new Set<string>();
   return {
-    record: (q, requester, onError, after = () => Promise.resolve()) => {
-      const count = searchCountOf(deps, q, requester, now());
+    record: (search, requester, onError, after = () => Promise.resolve()) => {
+      const count = searchCountOf(deps, search, requester, now());
       if (!count) return;
       const key = `${count.day}|${count.searcher}|${count.normalized}`;
       if (written.has(key)) return;
@@ -136,12 +153,15 @@ export function createSearchQueryRecorder(
   };
 }
 
-/** Days trending searches look back over: today and the 6 before (catalog/query/trending.ts). */
-const searchDaysKept = 7;
+/**
+ * Days of search counts kept: the admin overview's 30 (trending searches read the last 7:
+ * catalog/query/trending.ts).
+ */
+const searchDaysKept = overviewDays;
 
 /**
  * Old days go: who searched what is needed for today only (to count each person once), the
- * daily counts for the trending window.
+ * daily counts and misses for the overview's window.
  */
 export async function pruneSearchActivity(
   deps: CatalogDeps,
@@ -153,5 +173,11 @@ export async function pruneSearchActivity(
   const queries = await db.execute(
     sql`DELETE FROM search_queries WHERE day < (now() AT TIME ZONE 'utc')::date - ${searchDaysKept - 1}::int`,
   );
-  return { searchers: searchers.rowCount ?? 0, queries: queries.rowCount ?? 0 };
+  const misses = await db.execute(
+    sql`DELETE FROM search_misses WHERE day < (now() AT TIME ZONE 'utc')::date - ${searchDaysKept - 1}::int`,
+  );
+  return {
+    searchers: searchers.rowCount ?? 0,
+    queries: (queries.rowCount ?? 0) + (misses.rowCount ?? 0),
+  };
 }

@@ -329,6 +329,11 @@ describe('/v1 content: trending, search, by id, related, random, autocomplete', 
         ).rows;
       await expect.poll(readRows).not.toEqual([]);
       expect(await readRows()).toEqual([{ query: 'happy dog', count: 1 }]);
+      // The first page that found nothing is counted apart, for the admin overview.
+      const misses = await testApp.database.db.execute<{ query: string; count: number }>(
+        sql`SELECT query, count FROM search_misses WHERE query = 'nothingmatchesthis'`,
+      );
+      expect(misses.rows).toEqual([{ query: 'nothingmatchesthis', count: 1 }]);
     });
 
     it('answers any query text without failing: operators, quotes, emoji, accents', async () => {

@@ -151,11 +151,12 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request, reply) => {
         const params = request.query;
-        // Counted for trending searches once the answer is sent, which does not wait for it.
+        // Counted for trending searches (or, finding nothing, for the admin overview's misses)
+        // once the answer is sent, which does not wait for it.
         const recordSearch = (totalCount: number) => {
-          if (params.offset !== 0 || totalCount === 0) return;
+          if (params.offset !== 0) return;
           searchQueries.record(
-            params.q,
+            { q: params.q, hasResults: totalCount > 0 },
             requesterOf(request, deps.config),
             (error) => request.log.warn({ err: error }, 'could not record a search query'),
             // Settles once the answer is handed to the socket (or rejects if the client left).

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { buttonStyles } from '@/components/button-styles.ts';
 import { useAuth } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { AuditList } from './components/audit-list.tsx';
@@ -37,12 +38,17 @@ export function AdminPage() {
   }
   return (
     <div className="flex flex-col gap-8">
-      <h1 className="text-3xl font-extrabold">Admin</h1>
-      <nav aria-label="Admin pages">
-        <Link to="/admin/integrations" className="text-violet-300 underline hover:text-violet-200">
-          Integrations
-        </Link>
-      </nav>
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="text-3xl font-extrabold">Admin</h1>
+        <nav aria-label="Admin pages" className="flex flex-wrap gap-3">
+          <Link to="/admin/overview" className={buttonStyles.secondary}>
+            Overview
+          </Link>
+          <Link to="/admin/integrations" className={buttonStyles.secondary}>
+            Integrations
+          </Link>
+        </nav>
+      </div>
       <div className="grid gap-8 lg:grid-cols-2">
         <Section id="admin-reports" title="Reports">
           <ReportsList />

@@ -1,0 +1,1 @@
+export { AdminOverviewPage } from './overview-page.tsx';
