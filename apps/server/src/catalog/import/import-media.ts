@@ -325,7 +325,9 @@ export async function importMedia(
       }
       // Sent in the same transaction: the job exists exactly when the item does.
       if (phase === 'ready' && deps.jobs) {
-        await scheduleLaterRenditions(deps.jobs, itemId, executor);
+        await scheduleLaterRenditions(deps.jobs, itemId, executor, {
+          isUpload: Boolean(metadata.ownerId),
+        });
       }
       await options.beforeCommit?.();
     });
