@@ -15,3 +15,4 @@ export * from './oembed.ts';
 export * from './metrics.ts';
 export * from './moderation.ts';
 export * from './format-bytes.ts';
+export * from './shared-links.ts';

@@ -12,6 +12,7 @@ import { eventsRoutes } from './events.ts';
 import { favoritesRoutes } from './favorites.ts';
 import { itemsRoutes } from './items.ts';
 import { categoriesRoutes, moderationRoutes, reportsRoutes } from './moderation.ts';
+import { sharedLinksRoutes } from './shared-links.ts';
 import { tokensRoutes } from './tokens.ts';
 import { uploadsRoutes } from './uploads.ts';
 
@@ -41,4 +42,5 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(categoriesRoutes, { prefix: '/categories' });
   await app.register(moderationRoutes, { prefix: '/admin' });
   await app.register(tokensRoutes, { prefix: '/tokens' });
+  await app.register(sharedLinksRoutes);
 };

@@ -20,6 +20,7 @@ describe('GET /api/config', () => {
       apiKey: expect.any(String),
       analyticsScriptUrl: null,
       analyticsScriptIntegrity: null,
+      publicLinks: false,
     });
     expect(body.apiKey).not.toBe('');
   });

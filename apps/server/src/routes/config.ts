@@ -23,7 +23,13 @@ export function buildClientConfig(config: AppConfig): ClientConfig {
       analyticsScriptIntegrity,
     };
   }
-  return { source: 'local', apiKey: localApiKey, analyticsScriptUrl, analyticsScriptIntegrity };
+  return {
+    source: 'local',
+    apiKey: localApiKey,
+    analyticsScriptUrl,
+    analyticsScriptIntegrity,
+    publicLinks: config.publicLinks,
+  };
 }
 
 /** What the SPA needs at run time: where content comes from and which scripts to load. */
