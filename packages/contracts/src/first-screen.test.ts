@@ -48,6 +48,9 @@ const configAnswers: unknown[] = [
   { source: 'other', apiKey: 'k', analyticsScriptUrl: null },
   { source: 'local', apiKey: 1, analyticsScriptUrl: null },
   { source: 'local', apiKey: 'k' },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: true },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: 'yes' },
+  { source: 'giphy', apiKey: 'k', apiUrl: 'u', analyticsScriptUrl: null, publicLinks: 'yes' },
   null,
 ];
 

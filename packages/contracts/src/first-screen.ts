@@ -61,7 +61,8 @@ export const meResponseFirstScreenSchema: FirstScreenSchema<MeResponse> = {
 export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
   safeParse(value) {
     if (!isRecord(value)) return fail('expected an object');
-    const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity } = value;
+    const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity, publicLinks } =
+      value;
     if (typeof apiKey !== 'string') return fail('apiKey: expected a string');
     if (!isNullableString(analyticsScriptUrl)) return fail('analyticsScriptUrl: invalid');
     if (analyticsScriptIntegrity !== undefined && !isNullableString(analyticsScriptIntegrity)) {
@@ -69,7 +70,14 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
     }
     const integrity = analyticsScriptIntegrity === undefined ? {} : { analyticsScriptIntegrity };
     if (source === 'local') {
-      return { success: true, data: { source, apiKey, analyticsScriptUrl, ...integrity } };
+      if (publicLinks !== undefined && typeof publicLinks !== 'boolean') {
+        return fail('publicLinks: expected a boolean');
+      }
+      const links = publicLinks === undefined ? {} : { publicLinks };
+      return {
+        success: true,
+        data: { source, apiKey, analyticsScriptUrl, ...integrity, ...links },
+      };
     }
     if (source === 'giphy') {
       if (typeof apiUrl !== 'string') return fail('apiUrl: expected a string');
