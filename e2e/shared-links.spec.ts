@@ -161,7 +161,8 @@ test.describe('shared links (docs/uploads.md, "Links")', () => {
   test('with PUBLIC_LINKS=true a signed-out person sees a public or unlisted GIF, never a private one', async ({
     browser,
   }) => {
-    test.slow();
+    // A server of its own (PUBLIC_LINKS), two uploads and four pages: minutes on a busy box.
+    test.setTimeout(360_000);
     const sticky = await startStickyServer({ PUBLIC_LINKS: 'true' });
     try {
       const seed = Date.now() % 100_000;
