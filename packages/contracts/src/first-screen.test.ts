@@ -50,6 +50,8 @@ const configAnswers: unknown[] = [
   { source: 'local', apiKey: 'k' },
   { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: true },
   { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: 'yes' },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, canBecomeAdminLocally: true },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, canBecomeAdminLocally: 1 },
   { source: 'giphy', apiKey: 'k', apiUrl: 'u', analyticsScriptUrl: null, publicLinks: 'yes' },
   null,
 ];

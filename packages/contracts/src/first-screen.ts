@@ -61,8 +61,8 @@ export const meResponseFirstScreenSchema: FirstScreenSchema<MeResponse> = {
 export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
   safeParse(value) {
     if (!isRecord(value)) return fail('expected an object');
-    const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity, publicLinks } =
-      value;
+    const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity } = value;
+    const { publicLinks, canBecomeAdminLocally } = value;
     if (typeof apiKey !== 'string') return fail('apiKey: expected a string');
     if (!isNullableString(analyticsScriptUrl)) return fail('analyticsScriptUrl: invalid');
     if (analyticsScriptIntegrity !== undefined && !isNullableString(analyticsScriptIntegrity)) {
@@ -73,10 +73,14 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
       if (publicLinks !== undefined && typeof publicLinks !== 'boolean') {
         return fail('publicLinks: expected a boolean');
       }
+      if (canBecomeAdminLocally !== undefined && typeof canBecomeAdminLocally !== 'boolean') {
+        return fail('canBecomeAdminLocally: expected a boolean');
+      }
       const links = publicLinks === undefined ? {} : { publicLinks };
+      const admin = canBecomeAdminLocally === undefined ? {} : { canBecomeAdminLocally };
       return {
         success: true,
-        data: { source, apiKey, analyticsScriptUrl, ...integrity, ...links },
+        data: { source, apiKey, analyticsScriptUrl, ...integrity, ...links, ...admin },
       };
     }
     if (source === 'giphy') {
