@@ -59,6 +59,13 @@ export const clientConfigSchema = z.discriminatedUnion('source', [
     analyticsScriptUrl: z.string().nullable(),
     /** Subresource Integrity of that script (ANALYTICS_SCRIPT_INTEGRITY); absent: none. */
     analyticsScriptIntegrity: z.string().nullable().optional(),
+    /** PUBLIC_LINKS: signed-out people see a shared public or unlisted item; absent: off. */
+    publicLinks: z.boolean().optional(),
+    /**
+     * The server runs on loopback with the local sign-in: /admin tells a non-admin that
+     * ADMIN_EMAILS makes them one. Absent: it says nothing of the kind.
+     */
+    canBecomeAdminLocally: z.boolean().optional(),
   }),
   z.object({
     source: z.literal('giphy'),

@@ -48,6 +48,11 @@ const configAnswers: unknown[] = [
   { source: 'other', apiKey: 'k', analyticsScriptUrl: null },
   { source: 'local', apiKey: 1, analyticsScriptUrl: null },
   { source: 'local', apiKey: 'k' },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: true },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, publicLinks: 'yes' },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, canBecomeAdminLocally: true },
+  { source: 'local', apiKey: 'k', analyticsScriptUrl: null, canBecomeAdminLocally: 1 },
+  { source: 'giphy', apiKey: 'k', apiUrl: 'u', analyticsScriptUrl: null, publicLinks: 'yes' },
   null,
 ];
 

@@ -62,6 +62,7 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
   safeParse(value) {
     if (!isRecord(value)) return fail('expected an object');
     const { source, apiKey, apiUrl, analyticsScriptUrl, analyticsScriptIntegrity } = value;
+    const { publicLinks, canBecomeAdminLocally } = value;
     if (typeof apiKey !== 'string') return fail('apiKey: expected a string');
     if (!isNullableString(analyticsScriptUrl)) return fail('analyticsScriptUrl: invalid');
     if (analyticsScriptIntegrity !== undefined && !isNullableString(analyticsScriptIntegrity)) {
@@ -69,7 +70,18 @@ export const clientConfigFirstScreenSchema: FirstScreenSchema<ClientConfig> = {
     }
     const integrity = analyticsScriptIntegrity === undefined ? {} : { analyticsScriptIntegrity };
     if (source === 'local') {
-      return { success: true, data: { source, apiKey, analyticsScriptUrl, ...integrity } };
+      if (publicLinks !== undefined && typeof publicLinks !== 'boolean') {
+        return fail('publicLinks: expected a boolean');
+      }
+      if (canBecomeAdminLocally !== undefined && typeof canBecomeAdminLocally !== 'boolean') {
+        return fail('canBecomeAdminLocally: expected a boolean');
+      }
+      const links = publicLinks === undefined ? {} : { publicLinks };
+      const admin = canBecomeAdminLocally === undefined ? {} : { canBecomeAdminLocally };
+      return {
+        success: true,
+        data: { source, apiKey, analyticsScriptUrl, ...integrity, ...links, ...admin },
+      };
     }
     if (source === 'giphy') {
       if (typeof apiUrl !== 'string') return fail('apiUrl: expected a string');

@@ -17,3 +17,4 @@ export * from './moderation.ts';
 export * from './format-bytes.ts';
 export * from './integrations.ts';
 export * from './admin-overview.ts';
+export * from './shared-links.ts';

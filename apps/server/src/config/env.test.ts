@@ -159,6 +159,11 @@ describe('loadConfig', () => {
     expect(problemsOf({ LOCAL_SIGN_IN: 'maybe' })).toEqual([
       'LOCAL_SIGN_IN must be 1 or 0, got "maybe"',
     ]);
+    expect(loadConfig({}).publicLinks).toBe(false);
+    expect(loadConfig({ PUBLIC_LINKS: 'true' }).publicLinks).toBe(true);
+    expect(problemsOf({ PUBLIC_LINKS: 'everyone' })).toEqual([
+      'PUBLIC_LINKS must be true or false, got "everyone"',
+    ]);
     expect(loadConfig({ ALLOWED_EMAILS: 'a@example.com', ...oidc }).signIn.kind).toBe('oidc');
   });
 

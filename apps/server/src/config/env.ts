@@ -176,6 +176,7 @@ const accessEnvSchema = z.object({
   ALLOWED_EMAILS: csv,
   ALLOWED_EMAIL_DOMAINS: csv,
   PUBLIC_PREVIEWS: booleanFlag('PUBLIC_PREVIEWS', 'true or false'),
+  PUBLIC_LINKS: booleanFlag('PUBLIC_LINKS', 'true or false'),
   ADMIN_EMAILS: csv,
   OIDC_ADMIN_GROUPS: csv,
   OIDC_GROUPS_CLAIM: optionalText,
@@ -229,6 +230,11 @@ function readAccessConfig(e: z.output<typeof accessEnvSchema>) {
      */
     publicPreviews:
       e.PUBLIC_PREVIEWS ?? (e.ALLOWED_EMAILS.length === 0 && e.ALLOWED_EMAIL_DOMAINS.length === 0),
+    /**
+     * Whether a signed-out person who opens a shared link of a public or unlisted item sees it
+     * on a small page (docs/uploads.md, "Links"); off, they meet the landing page (the spec).
+     */
+    publicLinks: e.PUBLIC_LINKS ?? false,
     admins: {
       /** Lower-cased. */
       emails: e.ADMIN_EMAILS.map((email) => email.toLowerCase()),

@@ -14,6 +14,7 @@ import { favoritesRoutes } from './favorites.ts';
 import { integrationsAdminRoutes } from './integrations.ts';
 import { itemsRoutes } from './items.ts';
 import { categoriesRoutes, moderationRoutes, reportsRoutes } from './moderation.ts';
+import { sharedLinksRoutes } from './shared-links.ts';
 import { tokensRoutes } from './tokens.ts';
 import { uploadsRoutes } from './uploads.ts';
 
@@ -45,4 +46,5 @@ export const apiPlugin: FastifyPluginAsync = async (app) => {
   await app.register(integrationsAdminRoutes, { prefix: '/admin/integrations' });
   await app.register(adminOverviewRoutes, { prefix: '/admin' });
   await app.register(tokensRoutes, { prefix: '/tokens' });
+  await app.register(sharedLinksRoutes);
 };

@@ -1,7 +1,9 @@
 import { clientConfigSchema } from '@sticky/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/env.ts';
 import { createTestApp } from '../test-support/app.ts';
 import type { TestApp } from '../test-support/app.ts';
+import { buildClientConfig } from './config.ts';
 
 describe('GET /api/config', () => {
   let testApp: TestApp | undefined;
@@ -20,6 +22,8 @@ describe('GET /api/config', () => {
       apiKey: expect.any(String),
       analyticsScriptUrl: null,
       analyticsScriptIntegrity: null,
+      publicLinks: false,
+      canBecomeAdminLocally: true,
     });
     expect(body.apiKey).not.toBe('');
   });
@@ -45,5 +49,21 @@ describe('GET /api/config', () => {
     testApp = await createTestApp({ GIPHY_API_KEY: 'k' });
     const body = (await testApp.app.inject('/api/config')).json();
     expect(body.apiUrl).toBe('https://api.giphy.com/v1');
+  });
+
+  it('tells /admin how to become an admin only on loopback with the local sign-in', () => {
+    const oidc = {
+      OIDC_ISSUER: 'https://issuer.example',
+      OIDC_CLIENT_ID: 'sticky',
+      OIDC_CLIENT_SECRET: 'secret',
+    };
+    const hintOf = (env: Record<string, string>) =>
+      (buildClientConfig(loadConfig(env)) as { canBecomeAdminLocally?: boolean })
+        .canBecomeAdminLocally;
+    expect(hintOf({})).toBe(true);
+    expect(hintOf(oidc)).toBe(false);
+    expect(
+      hintOf({ HOST: '0.0.0.0', PUBLIC_URL: 'https://gifs.example', LOCAL_SIGN_IN: '1' }),
+    ).toBe(false);
   });
 });

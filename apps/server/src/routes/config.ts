@@ -2,6 +2,7 @@ import type { ClientConfig } from '@sticky/contracts';
 import { clientConfigSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config/env.ts';
+import { isLoopbackHost } from '../config/env-values.ts';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 
 /**
@@ -23,7 +24,18 @@ export function buildClientConfig(config: AppConfig): ClientConfig {
       analyticsScriptIntegrity,
     };
   }
-  return { source: 'local', apiKey: localApiKey, analyticsScriptUrl, analyticsScriptIntegrity };
+  return {
+    source: 'local',
+    apiKey: localApiKey,
+    analyticsScriptUrl,
+    analyticsScriptIntegrity,
+    publicLinks: config.publicLinks,
+    // Anyone may sign in as anyone here, on this machine only: naming oneself admin is safe.
+    canBecomeAdminLocally:
+      config.signIn.kind === 'local' &&
+      isLoopbackHost(config.host) &&
+      isLoopbackHost(new URL(config.publicUrl).hostname),
+  };
 }
 
 /** What the SPA needs at run time: where content comes from and which scripts to load. */

@@ -212,28 +212,48 @@ async function renderFirstPage(
   }
 }
 
+/** An item page's preview: what goes in its head, or that no such visible item exists. */
+type ItemPageHead = { tags: string; title: string; description: string } | 'missing' | null;
+
 /**
  * The link preview of an item page (OpenGraph, Twitter card, oEmbed discovery), for chat
  * apps' crawlers, which run no JavaScript and send no cookie (docs/api.md, "Link previews").
  * The app itself still guards the page for people. A private instance shows it only to a
- * signed-in request; a failure only costs the preview.
+ * signed-in request; a failure only costs the preview. `missing` when the lookup found no
+ * visible item: the page is then a 404 for crawlers (the app still draws its own answer).
  */
 async function renderItemPreview(
   app: FastifyInstance,
   request: FastifyRequest,
   itemPath: NonNullable<ReturnType<typeof parseItemPath>>,
   user: SessionUser | null,
-): Promise<string | null> {
+): Promise<ItemPageHead> {
   const { config } = app.deps;
   if (config.giphy) return null;
   try {
     if (!arePreviewsPublic(config) && !user) return null;
     const preview = await loadItemPreview(app.deps, itemPath);
-    return preview ? renderPreviewTags(preview, config) : null;
+    if (!preview) return 'missing';
+    return {
+      tags: renderPreviewTags(preview, config),
+      title: preview.title,
+      description: preview.description,
+    };
   } catch (error) {
     request.log.warn({ err: error }, 'could not make the link preview of an item page');
     return null;
   }
+}
+
+function escapeText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The page's `<title>`, the item's own: what a crawler lists; its description goes in `carried`. */
+function nameItemPage(html: string, title: string): string {
+  return html
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(title)} · Sticky</title>`)
+    .replace(/<meta name="description"[^>]*>/, '');
 }
 
 /**
@@ -319,8 +339,17 @@ export const spaRoutes: FastifyPluginAsync<{ distDir?: string }> = async (app, o
         const firstPage = await renderFirstPage(app, request, homeChunks, firstPages);
         if (firstPage) carried.push(firstPage);
       } else if (itemPath) {
-        const tags = await renderItemPreview(app, request, itemPath, user);
-        if (tags) carried.push(tags);
+        const head = await renderItemPreview(app, request, itemPath, user);
+        // A signed-in owner may still open their private item: only others get the 404.
+        if (head === 'missing') {
+          if (!user) reply.status(404);
+        } else if (head) {
+          html = nameItemPage(html, head.title);
+          carried.push(
+            `<meta name="description" content="${escapeAttribute(head.description)}">`,
+            head.tags,
+          );
+        }
       }
       if (carried.length > 0) html = insertIntoHead(html, carried.join(''));
       return sendCompressed(request, reply.type('text/html; charset=utf-8'), html);

@@ -95,6 +95,9 @@ describe('links that unfurl', () => {
       expect(meta.get('og:type')).toBe('video.other');
       expect(meta.get('twitter:card')).toBe('summary_large_image');
       expect(meta.get('og:url')).toMatch(/^https:\/\/sticky\.example\/gif\//);
+      // The page is named and described as the item, for crawlers that read no OpenGraph.
+      expect(response.body).toContain('<title>Dancing "cat" &lt;3 · Sticky</title>');
+      expect(meta.get('description'), name).toBe('A cat dances on a piano');
       // The title cannot break out of its attribute.
       expect(response.body).not.toContain('"cat" <3');
       // The page is still the app for people.
@@ -179,15 +182,18 @@ describe('links that unfurl', () => {
     expect(oembed.statusCode).toBe(404);
   });
 
-  it('previews nothing for an unknown, hidden or mistyped item, and answers oEmbed only for its own item pages', async () => {
+  it('answers 404 with no preview for an unknown, hidden or mistyped item, and oEmbed only for its own item pages', async () => {
     for (const url of [
       pagePath('gif', hiddenId),
       pagePath('sticker', gifId),
       pagePath('gif', 'NoSuchItem1'),
     ]) {
       const response = await testApp.app.inject({ url, headers: crawlers.slack });
-      expect(response.statusCode, url).toBe(200);
+      expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('og:image');
+      expect(response.body, url).toContain('<title>Sticky</title>');
+      // People still get the app, which says what it says of a missing item.
+      expect(response.body, url).toContain('<div id="root"></div>');
     }
     const ask = (url: string, extra = '') =>
       testApp.app.inject({ url: `/oembed?url=${encodeURIComponent(url)}${extra}` });

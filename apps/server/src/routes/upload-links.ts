@@ -1,8 +1,23 @@
 import { uploadLinkParamsSchema } from '@sticky/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import { apiErrorResponses } from '../plugins/error-handler.ts';
 import { resolveUploadLink } from '../uploads/uploads-service.ts';
+
+/** How long a crawler's request for a link still processing is held (docs/uploads.md, "Links"). */
+const crawlerHoldMs = 5000;
+const crawlerPollMs = 250;
+
+/** Chat apps' and search engines' fetchers, which run no JavaScript. */
+const crawlerAgent =
+  /bot\b|crawler|spider|facebookexternalhit|slack|discord|telegram|whatsapp|twitter|embedly|mastodon|matrix|skype|linkedin|iframely|preview/i;
+
+/** A person's browser (it asks for HTML and is no known fetcher): the app's pages are for it. */
+function isBrowser(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !crawlerAgent.test(request.headers['user-agent'] ?? '');
+}
 
 function renderPage(title: string, text: string, head = ''): string {
   return `<!doctype html>
@@ -25,9 +40,10 @@ const goneHtml = renderPage(
 
 /**
  * `/u/{uploadId}`: the link an upload answers with (ShareX shares it at once), valid before
- * its item exists: it redirects to the item's page once the upload is ready, shows a page that
- * waits while it is processing, and is 404 when the file was refused, hidden or deleted
- * (docs/uploads.md, "Links").
+ * its item exists: it redirects to the item's page once the upload is ready, and is 404 when
+ * the file was refused, hidden or deleted (docs/uploads.md, "Links"). While it is processing a
+ * browser gets the app, whose page waits on it (`/api/links/{id}`); a crawler is held a few
+ * seconds for the item (made with its first renditions), then sent to it or told to come back.
  */
 export const uploadLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -41,7 +57,13 @@ export const uploadLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const link = await resolveUploadLink(app.deps, request.params.id);
+      let link = await resolveUploadLink(app.deps, request.params.id);
+      if (link.state === 'processing' && isBrowser(request)) return reply.callNotFound();
+      const giveUpAt = Date.now() + crawlerHoldMs;
+      while (link.state === 'processing' && Date.now() < giveUpAt) {
+        await new Promise((resolve) => setTimeout(resolve, crawlerPollMs));
+        link = await resolveUploadLink(app.deps, request.params.id);
+      }
       if (link.state === 'ready') return reply.redirect(link.url, 302);
       if (link.state === 'processing') {
         return reply.header('cache-control', 'no-store').type('text/html').send(processingPage);

@@ -231,3 +231,135 @@ describe('layout', () => {
     expect(screen.getByRole('main')).toHaveFocus();
   });
 });
+
+/** One item as our `/v1` (and `/api/shared/{id}`) serializes it: a wide upload. */
+function ourItem(id: string, title: string) {
+  const time = '2026-01-02 03:04:05';
+  const original = {
+    url: `/media/${id}.gif`,
+    webp: `/media/${id}.webp`,
+    width: '1200',
+    height: '300',
+  };
+  return {
+    type: 'gif',
+    id,
+    url: `https://sticky.test/gif/wide-${id}`,
+    slug: `wide-${id}`,
+    bitly_gif_url: '',
+    bitly_url: '',
+    embed_url: '',
+    username: '',
+    source: '',
+    title,
+    rating: 'g',
+    content_url: '',
+    tags: [],
+    source_tld: '',
+    source_post_url: '',
+    alt_text: `${title}, an animated GIF`,
+    ...Object.fromEntries(
+      [
+        'is_sticker',
+        'is_indexable',
+        'is_dynamic',
+        'is_hidden',
+        'is_removed',
+        'is_community',
+        'is_anonymous',
+        'is_featured',
+        'is_realtime',
+        'is_nsfw',
+      ].map((name) => [name, 0]),
+    ),
+    import_datetime: time,
+    trending_datetime: time,
+    create_datetime: time,
+    update_datetime: time,
+    images: {
+      original,
+      fixed_width: { url: `/media/${id}-200w.gif`, width: '200', height: '50' },
+    },
+  };
+}
+
+describe('shared links, signed out (docs/uploads.md, "Links")', () => {
+  const publicLinks = { source: 'local' as const, apiKey: 'k', analyticsScriptUrl: null };
+
+  it('says on the landing page that a GIF waits after sign-in, and signs in back to it', async () => {
+    const { router } = renderInRouter(<AppRoutes />, {
+      url: itemUrl,
+      session: null,
+      config: { ...publicLinks, publicLinks: false },
+    });
+    expect(await screen.findByText('A GIF is waiting for you after sign-in.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/landing');
+    expect(router.state.location.state).toEqual({ from: itemUrl });
+    expect(api.calls.some((call) => call.url.includes('/api/shared/'))).toBe(false);
+  });
+
+  it('says nothing of a GIF when the visitor came from another page', async () => {
+    renderInRouter(<AppRoutes />, { url: '/favorite', session: null });
+    await screen.findByRole('button', { name: 'Get started for free' });
+    expect(screen.queryByText('A GIF is waiting for you after sign-in.')).not.toBeInTheDocument();
+  });
+
+  it('shows the GIF, its title and a sign-in button with PUBLIC_LINKS', async () => {
+    api = stubApi({
+      'GET /api/auth/me': never,
+      'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+      'GET /api/shared/': () => json({ success: true, item: ourItem('abc123', 'Wide wave') }),
+    });
+    const { router } = renderInRouter(<AppRoutes />, {
+      url: '/gif/wide-abc123',
+      session: null,
+      config: { ...publicLinks, publicLinks: true },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Wide wave' })).toBeVisible();
+    expect(screen.getByRole('img', { name: 'Wide wave, an animated GIF' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/gif/wide-abc123');
+    expect(api.calls.map((call) => call.url)).toContain('/api/shared/abc123');
+  });
+
+  it('sends a visitor to the landing page when the server shares no such item', async () => {
+    api = stubApi({
+      'GET /api/auth/me': never,
+      'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+      'GET /api/shared/': () =>
+        json({ success: false, error: { code: 'not_found', message: 'No.' } }, 404),
+    });
+    const { router } = renderInRouter(<AppRoutes />, {
+      url: '/gif/kept-private1',
+      session: null,
+      config: { ...publicLinks, publicLinks: true },
+    });
+    expect(await screen.findByText('A GIF is waiting for you after sign-in.')).toBeInTheDocument();
+    expect(router.state.location.state).toEqual({ from: '/gif/kept-private1' });
+  });
+
+  it("waits on an upload's link in the app's look, then opens its item", async () => {
+    let state: Record<string, string> = { state: 'processing' };
+    api = stubApi({
+      'GET /api/auth/me': never,
+      'GET /api/links/': () => json({ success: true, ...state }),
+      'POST /api/analytics/pageview': () => new Response(null, { status: 204 }),
+    });
+    const uploadId = '0b6c2f1e-1111-4222-8333-444455556666';
+    const { router } = renderInRouter(<AppRoutes />, {
+      url: `/u/${uploadId}`,
+      session: null,
+      config: { ...publicLinks, publicLinks: false },
+    });
+    expect(
+      await screen.findByText('This GIF is being made ready. It opens here as soon as it is.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    state = { state: 'ready', path: itemUrl };
+    // It asks again every two seconds; then the item's page (the landing page, signed out).
+    expect(
+      await screen.findByText('A GIF is waiting for you after sign-in.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.state).toEqual({ from: itemUrl });
+  });
+});

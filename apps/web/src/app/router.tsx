@@ -46,6 +46,9 @@ const adminOverviewPage = signedInPage(() =>
   import('@/features/admin-overview').then((m) => m.AdminOverviewPage),
 );
 const settingsPage = signedInPage(() => import('@/features/settings').then((m) => m.SettingsPage));
+// A shared item page for signed-out visitors, and the page of an upload's link that waits.
+const sharedItemPage = lazyPage(() => import('@/features/item').then((m) => m.SharedItemPage));
+const uploadLinkPage = lazyPage(() => import('@/features/item').then((m) => m.UploadLinkPage));
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
 
@@ -85,9 +88,13 @@ const routeTree = (
         <Route path="admin/integrations" {...pageRoute(integrationsPage)} />
         <Route path="admin/overview" {...pageRoute(adminOverviewPage)} />
         <Route path="settings" {...pageRoute(settingsPage)} />
-        <Route path=":type/:slug" {...pageRoute(itemPage)} />
         <Route path=":category" {...pageRoute(categoryPage)} />
       </Route>
+      {/* Signed out, a shared item's page: the landing page, or the item with PUBLIC_LINKS. */}
+      <Route element={<RequireUser guest={<sharedItemPage.Page />} />}>
+        <Route path=":type/:slug" {...pageRoute(itemPage)} />
+      </Route>
+      <Route path="u/:id" {...pageRoute(uploadLinkPage)} />
       <Route element={<RequireGuest />}>
         <Route path="landing" {...pageRoute(landingPage)} />
       </Route>

@@ -336,7 +336,9 @@ export async function importMedia(
       }
       // Sent in the same transaction: the job exists exactly when the item does.
       if (phase === 'ready' && deps.jobs) {
-        await scheduleLaterRenditions(deps.jobs, itemId, executor);
+        await scheduleLaterRenditions(deps.jobs, itemId, executor, {
+          isUpload: Boolean(metadata.ownerId),
+        });
       }
       // Read later, in the later tier, never on the way to Ready (docs/catalog.md, "Captions").
       if (deps.jobs && !isCaptionKnown) await scheduleCaptionRead(deps.jobs, itemId, executor);

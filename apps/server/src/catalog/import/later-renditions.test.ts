@@ -136,4 +136,38 @@ describe('renditions an item lacks', () => {
       await queueMissingRenditions({ database: testApp.database, jobs }, { canMakeVideo: false }),
     ).toEqual({ items: 2, queued: 0, renditions: 0 });
   });
+
+  it("queues an upload's later renditions ahead of the backlog's", async () => {
+    await testApp.database.pool.query('DELETE FROM pgboss.job WHERE name = $1', [RENDITIONS_QUEUE]);
+    const [owner] = (
+      await testApp.database.pool.query<{ id: string }>(
+        "INSERT INTO users (id, issuer, subject, email, name) VALUES ('u-later', 'test', 'later', 'uploader@example.com', 'Uploader') RETURNING id",
+      )
+    ).rows;
+    const imports = [
+      { title: 'Backlog', seed: 51 },
+      { title: 'Upload', seed: 52, ownerId: owner!.id },
+      { title: 'Backlog 2', seed: 53 },
+    ];
+    const ids: string[] = [];
+    for (const { seed, ...metadata } of imports) {
+      const outcome = await importMedia(
+        { ...deps(), jobs },
+        {
+          bytes: await makeAnimation({ frames: 3, width: 60, height: 40, seed }),
+          fileName: `${seed}.gif`,
+          metadata: { ...metadata, tags: [], type: 'gif' },
+        },
+      );
+      if (outcome.status !== 'imported') throw new Error(JSON.stringify(outcome));
+      ids.push(outcome.itemId);
+    }
+    // pg-boss fetches the highest priority first, then the oldest.
+    const queued = await testApp.database.pool.query<{ item_id: string }>(
+      `SELECT data->>'itemId' AS item_id FROM pgboss.job WHERE name = $1
+        ORDER BY priority DESC, created_on, id`,
+      [RENDITIONS_QUEUE],
+    );
+    expect(queued.rows.map((row) => row.item_id)).toEqual([ids[1], ids[0], ids[2]]);
+  }, 120_000);
 });

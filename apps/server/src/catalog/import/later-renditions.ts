@@ -46,14 +46,29 @@ async function createRenditionsQueue(jobs: JobQueue): Promise<void> {
   });
 }
 
-/** Queues the later renditions of an item, in the transaction that stores it. */
+/**
+ * pg-boss's priority of an upload's rendition job: a person waiting on their own file comes
+ * before the starter catalog's, an import's or a backfill's jobs (priority 0). docs/catalog.md,
+ * "Jobs".
+ */
+export const UPLOAD_RENDITIONS_PRIORITY = 10;
+
+/**
+ * Queues the later renditions of an item, in the transaction that stores it; an upload's
+ * (`isUpload`) ahead of every backlog.
+ */
 export async function scheduleLaterRenditions(
   jobs: JobQueue,
   itemId: string,
   db: SqlExecutor,
+  options: { isUpload?: boolean } = {},
 ): Promise<void> {
   await createRenditionsQueue(jobs);
-  await jobs.send<RenditionJob>(RENDITIONS_QUEUE, { itemId }, { db });
+  await jobs.send<RenditionJob>(
+    RENDITIONS_QUEUE,
+    { itemId },
+    { db, ...(options.isUpload ? { priority: UPLOAD_RENDITIONS_PRIORITY } : {}) },
+  );
 }
 
 /** What of an item decides its renditions (rendition-plan.ts), as the items table holds it. */

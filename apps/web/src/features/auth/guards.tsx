@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { PageLoader } from '@/components/spinner.tsx';
 import { endSignOutNavigation, getIsSignOutNavigating } from './sign-out-navigation.ts';
@@ -18,21 +19,26 @@ function useIsCheckingSession(isLoading: boolean) {
   return useDeferredValue(isLoading);
 }
 
+/** Sends a visitor to /landing, remembering where they were going for after sign-in. */
+export function RedirectToLanding() {
+  const location = useLocation();
+  const state: LandingState = { from: `${location.pathname}${location.search}` };
+  return <Navigate to="/landing" replace state={state} />;
+}
+
 /**
  * Signed-in pages wait for the session check, and send visitors to /landing
- * (docs/web.md, "Screens and routes").
+ * (docs/web.md, "Screens and routes"), or show them `guest` (which may send them there itself).
  */
-export function RequireUser() {
+export function RequireUser({ guest }: { guest?: ReactNode }) {
   const { user, isLoading } = useAuth();
   const isChecking = useIsCheckingSession(isLoading);
   const queryClient = useQueryClient();
-  const location = useLocation();
   if (isChecking) return <PageLoader label="Checking your session…" />;
   if (!user) {
     // Logging out already navigates to /landing; a second redirect would only add history.
     if (getIsSignOutNavigating(queryClient)) return <PageLoader />;
-    const state: LandingState = { from: `${location.pathname}${location.search}` };
-    return <Navigate to="/landing" replace state={state} />;
+    return guest ?? <RedirectToLanding />;
   }
   return <Outlet />;
 }

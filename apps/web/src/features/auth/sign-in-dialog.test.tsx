@@ -16,11 +16,11 @@ function Opener() {
   );
 }
 
-function renderDialog(state?: unknown) {
+function renderDialog(state?: unknown, url = '/landing') {
   return renderRoutes(
     [
       {
-        path: '/landing',
+        path: url,
         element: (
           <SignInDialogProvider>
             <Opener />
@@ -28,7 +28,7 @@ function renderDialog(state?: unknown) {
         ),
       },
     ],
-    { url: '/landing', session: null, state },
+    { url, session: null, state },
   );
 }
 
@@ -88,6 +88,13 @@ describe('Sign In dialog', () => {
     const { user } = await openDialog();
     await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
     expect(navigateAway).toHaveBeenCalledWith('/api/auth/googleAuth?returnTo=%2Fsearch%2Fcats');
+  });
+
+  it('brings the visitor back to the shared item page it was opened on', async () => {
+    renderDialog(undefined, '/gif/wide-abc123');
+    const { user } = await openDialog();
+    await user.click(screen.getByRole('button', { name: 'Continue with Google' }));
+    expect(navigateAway).toHaveBeenCalledWith('/api/auth/googleAuth?returnTo=%2Fgif%2Fwide-abc123');
   });
 
   it('closes with the close button and gives focus back to what opened it', async () => {

@@ -24,7 +24,9 @@ interface SignInDialogProps {
 export function SignInDialog({ open, onOpenChange, returnFocusTo }: SignInDialogProps) {
   const [isPending, setIsPending] = useState(false);
   const location = useLocation();
-  const returnTo = (location.state as LandingState | null)?.from;
+  // Where the guard was sending them from, else the page it was opened on (a shared item).
+  const returnTo =
+    (location.state as LandingState | null)?.from ?? `${location.pathname}${location.search}`;
 
   useEffect(() => {
     // Coming back with the browser's Back button restores this page from the back/forward

@@ -43,14 +43,28 @@ describe('pickDetailRendition', () => {
     downsized: { url: 'd', width: 480, height: 360 },
     fixed_width: { url: 'f', width: 200, height: 150 },
   };
-  it('takes the largest rendition that fits the width', () => {
+  it('takes the smallest rendition at least as wide as the space, never a smaller one', () => {
     expect(pickDetailRendition(item({ images }), 1000)?.name).toBe('original');
-    expect(pickDetailRendition(item({ images }), 600)?.name).toBe('downsized');
-    expect(pickDetailRendition(item({ images }), 300)?.name).toBe('fixed_width');
-  });
-  it('takes the smallest when none fits, and nothing without renditions', () => {
+    expect(pickDetailRendition(item({ images }), 800)?.name).toBe('original');
+    expect(pickDetailRendition(item({ images }), 600)?.name).toBe('original');
+    expect(pickDetailRendition(item({ images }), 480)?.name).toBe('downsized');
+    expect(pickDetailRendition(item({ images }), 300)?.name).toBe('downsized');
+    expect(pickDetailRendition(item({ images }), 200)?.name).toBe('fixed_width');
     expect(pickDetailRendition(item({ images }), 100)?.name).toBe('fixed_width');
     expect(pickDetailRendition(item({ images: {} }), 100)).toBeNull();
+  });
+  it('draws a wide upload whose larger renditions are not made yet from its original', () => {
+    // `/v1` answers a slot not made yet with the nearest made one: here the original.
+    const original = { url: 'o', width: 1200, height: 300 };
+    const upload = {
+      original,
+      downsized_large: original,
+      downsized: original,
+      fixed_width: { url: 'f', width: 200, height: 50 },
+      fixed_height: original,
+    };
+    expect(pickDetailRendition(item({ images: upload }), 816)?.name).toBe('original');
+    expect(pickDetailRendition(item({ images: upload }), 1632)?.name).toBe('original');
   });
 });
 

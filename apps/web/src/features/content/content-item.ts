@@ -110,8 +110,9 @@ const detailCandidates = [
 ] as const;
 
 /**
- * The largest rendition whose width fits `maxWidth` (CSS pixels times the device ratio);
- * when none fits, the smallest one, scaled down by the browser.
+ * The rendition the item page draws at `maxWidth` (CSS pixels times the device ratio): the
+ * smallest at least that wide, so the page never scales a rendition up; when the space is wider
+ * than every rendition, the largest (the original, the item's own size). docs/web.md, "Media".
  */
 export function pickDetailRendition(
   item: ContentItem,
@@ -124,12 +125,12 @@ export function pickDetailRendition(
       (entry): entry is { name: (typeof detailCandidates)[number]; rendition: ContentRendition } =>
         Boolean(entry.rendition?.url) && Number(entry.rendition?.width) > 0,
     )
+    // Widest first; among equal widths the earlier candidate (the original before its copies).
     .sort((a, b) => Number(b.rendition.width) - Number(a.rendition.width));
   if (available.length === 0) return null;
-  return (
-    available.find((entry) => Number(entry.rendition.width) <= maxWidth) ??
-    available[available.length - 1]!
-  );
+  const sharp = available.filter((entry) => Number(entry.rendition.width) >= maxWidth);
+  const width = Number((sharp.at(-1) ?? available[0]!).rendition.width);
+  return available.find((entry) => Number(entry.rendition.width) === width)!;
 }
 
 /** The still frame that matches a rendition, for paused and reduced-motion views. */

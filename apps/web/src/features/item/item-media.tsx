@@ -56,11 +56,20 @@ export function ItemMedia({ item }: { item: ContentItem }) {
   const choice = pickDetailRendition(item, maxWidth);
   const stillRendition = choice ? getStillFor(item, choice.name) : undefined;
   // The detail rendition's own video if it has one, else the original's (GIPHY's
-  // `original.mp4`, or the same file as `original_mp4`).
-  const animated = pickAnimatedSource(item, choice?.rendition, stillRendition, mediaSupport, [
-    item.images?.original,
-    item.images?.original_mp4,
-  ]);
+  // `original.mp4`, or the same file as `original_mp4`), only when about as wide as the space
+  // it fills: `/v1` answers an `original_mp4` not made yet with the 200 px tile's, which would
+  // be drawn scaled up (docs/web.md, "Media").
+  const neededWidth = Math.min(Number(choice?.rendition.width) || 0, maxWidth) * 0.9;
+  const videoFallbacks = [item.images?.original, item.images?.original_mp4].filter(
+    (rendition) => Number(rendition?.width) >= neededWidth,
+  );
+  const animated = pickAnimatedSource(
+    item,
+    choice?.rendition,
+    stillRendition,
+    mediaSupport,
+    videoFallbacks,
+  );
   const still = getRenditionSources(stillRendition);
   const original = getRenditionSources(item.images?.original);
   const width = original?.width || animated?.width || 1;

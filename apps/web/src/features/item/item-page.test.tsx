@@ -537,6 +537,32 @@ describe('ItemPage', () => {
       expect(played).toEqual([video]);
     });
 
+    it("never plays a small tile's MP4 scaled up for a wide upload whose larger sizes are not made", async () => {
+      // Our `/v1` answers slots not made yet with the nearest made one (the 200 px tile's MP4).
+      const tile = { url: '/m/200w.gif', mp4: '/m/200w.mp4', width: 200, height: 50 };
+      const original = { url: '/m/o.gif', webp: '/m/o.webp', width: 1200, height: 300 };
+      item = {
+        ...item,
+        images: {
+          ...item.images,
+          original,
+          original_still: { url: '/m/o_s.gif', width: 1200, height: 300 },
+          original_mp4: tile,
+          downsized: original,
+          downsized_large: original,
+          downsized_medium: original,
+          fixed_width: tile,
+          fixed_height: original,
+        } as unknown as ContentItem['images'],
+      };
+      content.gf.gif.mockResolvedValue({ data: item, meta: { response_id: 'r' } });
+      await openItem();
+      expect(shown().querySelector('video')).toBeNull();
+      const picture = shown().closest('picture') ?? shown();
+      expect(picture.outerHTML).toContain('/m/o.webp');
+      expect(picture.outerHTML).not.toContain('200w');
+    });
+
     it('pauses to the still frame and plays the video again', async () => {
       await openItem();
       await userEvent.click(screen.getByRole('button', { name: 'Pause animation' }));

@@ -1,8 +1,9 @@
 import { Sparkles } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { useSignInDialog } from '@/features/auth';
+import type { LandingState } from '@/features/auth';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { landingFeatures } from './landing-features.ts';
 import { useLandingAnalytics } from './use-landing-analytics.ts';
@@ -11,6 +12,9 @@ import { useLandingAnalytics } from './use-landing-analytics.ts';
 const SignInErrorAlert = lazy(() =>
   import('./sign-in-error-alert.tsx').then((module) => ({ default: module.SignInErrorAlert })),
 );
+
+/** A shared link's page (an item, or an upload's `/u/{id}`): what a visitor was sent here from. */
+const sharedLinkPattern = /^\/(?:gif|sticker|text|u)\/[^/?#]+(?:[?#].*)?$/;
 
 /**
  * The marketing and sign-in page for visitors who are not signed in (docs/web.md, "Screens and
@@ -21,6 +25,8 @@ export function LandingPage() {
   useLandingAnalytics();
   const { openSignIn, preloadSignIn } = useSignInDialog();
   const [searchParams] = useSearchParams();
+  const from = (useLocation().state as LandingState | null)?.from;
+  const isGifWaiting = typeof from === 'string' && sharedLinkPattern.test(from);
 
   return (
     <div>
@@ -34,6 +40,11 @@ export function LandingPage() {
         className="mx-auto grid max-w-6xl items-center gap-10 py-6 md:grid-cols-2 md:py-14"
       >
         <div>
+          {isGifWaiting && (
+            <p className="mb-5 rounded-xl border border-violet-400/40 bg-violet-500/15 px-4 py-3 font-semibold text-violet-100">
+              A GIF is waiting for you after sign-in.
+            </p>
+          )}
           <p className="inline-flex items-center gap-2 rounded-full bg-violet-500/15 px-3 py-1 text-sm font-medium text-violet-200">
             <Sparkles className="size-4" aria-hidden="true" />
             GIFs, stickers and animated text

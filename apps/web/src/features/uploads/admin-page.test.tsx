@@ -314,10 +314,30 @@ describe('Admin', () => {
     ]);
   });
 
+  const localConfig = { source: 'local' as const, apiKey: 'k', analyticsScriptUrl: null };
+
   it('shows someone who is not an admin only that the page is for admins', () => {
-    renderRoute(<AdminPage />, { path: '/admin', url: '/admin', session: testUser });
+    renderRoute(<AdminPage />, {
+      path: '/admin',
+      url: '/admin',
+      session: testUser,
+      config: { ...localConfig, canBecomeAdminLocally: false },
+    });
     expect(screen.getByText('Only admins can see this page.')).toBeInTheDocument();
+    expect(screen.queryByText(/ADMIN_EMAILS/)).not.toBeInTheDocument();
     expect(screen.queryByRole('list')).not.toBeInTheDocument();
+    expect(api.calls).toEqual([]);
+  });
+
+  it('tells a non-admin how to become one on loopback with the local sign-in', () => {
+    renderRoute(<AdminPage />, {
+      path: '/admin',
+      url: '/admin',
+      session: testUser,
+      config: { ...localConfig, canBecomeAdminLocally: true },
+    });
+    expect(screen.getByText('Only admins can see this page.')).toBeInTheDocument();
+    expect(screen.getByText(`ADMIN_EMAILS=${testUser.email}`)).toBeInTheDocument();
     expect(api.calls).toEqual([]);
   });
 });

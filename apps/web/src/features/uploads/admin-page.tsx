@@ -1,13 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { buttonStyles } from '@/components/button-styles.ts';
 import { useAuth } from '@/features/auth';
+import { clientConfigQueryOptions } from '@/lib/client-config-api.ts';
 import { useDocumentTitle } from '@/lib/use-document-title.ts';
 import { AuditList } from './components/audit-list.tsx';
 import { CategoriesAdmin } from './components/categories-admin.tsx';
 import { BlockedHashesList, UploadBansList } from './components/moderation-lists.tsx';
 import { ReportsList } from './components/reports-list.tsx';
 import { UploadsTable } from './components/uploads-table.tsx';
+
+/** On this machine with the local sign-in, how a person makes themselves admin (README). */
+function BecomeAdminHint({ email }: { email: string }) {
+  const { data: config } = useQuery(clientConfigQueryOptions);
+  if (config?.source !== 'local' || !config.canBecomeAdminLocally) return null;
+  return (
+    <p className="text-gray-300">
+      To be an admin here, start Sticky with{' '}
+      <code className="rounded bg-white/10 px-1.5 py-0.5 text-gray-100">ADMIN_EMAILS={email}</code>.
+    </p>
+  );
+}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -33,6 +47,7 @@ export function AdminPage() {
       <div className="flex flex-col gap-3 py-10 text-center">
         <h1 className="text-3xl font-extrabold">Admin</h1>
         <p className="text-gray-300">Only admins can see this page.</p>
+        {user && <BecomeAdminHint email={user.email} />}
       </div>
     );
   }
