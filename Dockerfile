@@ -7,9 +7,14 @@
 ARG BASE_IMAGE=docker.io/library/debian:bookworm-slim
 
 FROM ${BASE_IMAGE} AS build
+# Certificates of a TLS-inspecting proxy on the way to the npm registry, if any: the build
+# stage trusts them (ca-certificates adds them to the system's list as it installs).
+COPY scripts/container/extra-ca/ /usr/local/share/ca-certificates/extra/
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates nodejs npm \
  && rm -rf /var/lib/apt/lists/*
+ENV NPM_CONFIG_CAFILE=/etc/ssl/certs/ca-certificates.crt \
+    NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 WORKDIR /src
 COPY package.json package-lock.json ./
 # Node 24 is the project's runtime (the `node` dev dependency, docs/architecture.md, "Runtime"):

@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stampName = '.build-stamp';
-const skippedFolders = new Set(['node_modules', 'dist', '.vite']);
+// Not inputs of either build: tests and their helpers are never bundled.
+const skippedFolders = new Set(['node_modules', 'dist', '.vite', 'test-support']);
+const isTestFile = (name) => /\.test\.tsx?$/.test(name);
 
 /** Every file under `folders` (sorted, repository-relative), for a build's input hash. */
 function listFiles(folders) {
@@ -19,7 +21,7 @@ function listFiles(folders) {
     const stat = fs.statSync(absolute, { throwIfNoEntry: false });
     if (!stat) return;
     if (stat.isFile()) {
-      files.push(relative);
+      if (!isTestFile(relative)) files.push(relative);
       return;
     }
     for (const entry of fs.readdirSync(absolute, { withFileTypes: true })) {

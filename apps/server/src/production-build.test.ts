@@ -134,6 +134,9 @@ describe('npm start builds the web app only when its inputs changed', () => {
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(root, 'apps/web/src/main.tsx'), later, later);
     expect(build()).toBe('the web is up to date (its inputs did not change)');
+    // Tests are not bundled: a new or changed one is no reason to build.
+    write('apps/web/src/main.test.tsx', 'export {};\n');
+    expect(build()).toBe('the web is up to date (its inputs did not change)');
     expect(runs()).toBe(1);
 
     write('apps/web/src/main.tsx', 'export const version = 2;\n');
