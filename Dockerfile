@@ -8,11 +8,12 @@ ARG BASE_IMAGE=docker.io/library/debian:bookworm-slim
 
 FROM ${BASE_IMAGE} AS build
 # Certificates of a TLS-inspecting proxy on the way to the npm registry, if any: the build
-# stage trusts them (ca-certificates adds them to the system's list as it installs).
+# stage trusts them (scripts/container/extra-ca; the runtime stage never holds them).
 COPY scripts/container/extra-ca/ /usr/local/share/ca-certificates/extra/
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates nodejs npm \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* \
+ && update-ca-certificates
 ENV NPM_CONFIG_CAFILE=/etc/ssl/certs/ca-certificates.crt \
     NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 WORKDIR /src
@@ -30,9 +31,8 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY packages/contracts/package.json packages/contracts/
 RUN npm ci --no-audit --no-fund
-COPY . .
-RUN npm run build -- --force
-# The runtime's node_modules: production dependencies only, installed apart from the build's.
+# The runtime's node_modules: production dependencies only, installed apart from the build's
+# (before the sources come in, so a change to them does not install again).
 RUN mkdir -p /prod/apps/server /prod/apps/web /prod/packages/contracts \
  && cp package.json package-lock.json /prod/ \
  && cp apps/server/package.json /prod/apps/server/ \
@@ -40,6 +40,8 @@ RUN mkdir -p /prod/apps/server /prod/apps/web /prod/packages/contracts \
  && cp packages/contracts/package.json /prod/packages/contracts/ \
  && cd /prod && npm ci --omit=dev --no-audit --no-fund \
  && mkdir -p /prod/apps/server/node_modules
+COPY . .
+RUN npm run build -- --force
 
 # `docker compose --profile s3`: s3rver, the S3-protocol server the storage tests use, for trying
 # STORAGE=s3 on one machine. No S3 server is packaged by Debian; use MinIO, Garage or a cloud

@@ -64,6 +64,20 @@ function readBaseImage(): string {
   return localBase;
 }
 
+/**
+ * The certificate authorities this machine added (Debian keeps them in
+ * /usr/local/share/ca-certificates: a TLS-inspecting proxy's) go to the build stage, which
+ * fetches from the npm registry through the same network (scripts/container/extra-ca).
+ */
+function copyLocalAuthorities(): void {
+  const from = '/usr/local/share/ca-certificates';
+  const to = path.join(repoRoot, 'scripts/container/extra-ca');
+  if (!fs.existsSync(from)) return;
+  for (const file of fs.readdirSync(from).filter((name) => name.endsWith('.crt'))) {
+    fs.copyFileSync(path.join(from, file), path.join(to, file));
+  }
+}
+
 describe('the container image', () => {
   let database: TestDatabase;
   let name: string | undefined;
@@ -71,6 +85,7 @@ describe('the container image', () => {
 
   beforeAll(async () => {
     const baseImage = readBaseImage();
+    copyLocalAuthorities();
     run(
       [
         engine,
