@@ -1,10 +1,13 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The container image's test builds an image for minutes: `npm run test:container`
+    // (vitest.container.config.ts; docs/operations.md, "Container image").
+    exclude: [...configDefaults.exclude, 'src/container/**'],
     globalSetup: ['./src/test-support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

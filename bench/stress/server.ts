@@ -31,7 +31,7 @@ export async function findFreePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The server exactly as `npm run serve` starts it, on a free port, logging to a file. */
+/** The server from its sources (through tsx, as `npm run dev` runs it), logging to a file. */
 export function spawnServer(
   dataDir: string,
   env: Record<string, string> = {},

@@ -34,8 +34,8 @@ async function findFreePort(): Promise<number> {
 }
 
 /**
- * Starts the real server (`npm run serve`'s command) with a temporary DATA_DIR, waits until it
- * listens and /readyz answers, and returns how to reach and stop it.
+ * Starts the real server (from its sources, through tsx, as `npm run dev` does) with a temporary
+ * DATA_DIR, waits until it listens and /readyz answers, and returns how to reach and stop it.
  *
  * The port is chosen here rather than with PORT=0 because PUBLIC_URL (sign-in redirects, links)
  * must name it before the server starts. A port can be taken between the choice and the

@@ -11,14 +11,32 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /** A child's environment: nothing of the test runner's but PATH and a HOME of its own. */
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: os.tmpdir() });
 
+/**
+ * Which code a process runs: the TypeScript sources through tsx (`npm run dev`, `npm run
+ * sticky`), or the production build `npm start` and the image run (docs/operations.md,
+ * "Production build"; `node scripts/build.mjs server` makes it).
+ */
+export type ServerCode = 'sources' | 'build';
+
+const entryArgs: Record<ServerCode, { server: string[]; cli: string[] }> = {
+  sources: {
+    server: ['--import', 'tsx', 'apps/server/src/main.ts'],
+    cli: ['--import', 'tsx', 'apps/server/src/cli/main.ts'],
+  },
+  build: { server: ['apps/server/dist/bin/main.js'], cli: ['apps/server/dist/bin/cli.js'] },
+};
+
 /** `npm run sticky -- <args>` as a real process; resolves with its exit code and output. */
-export function runCli(args: string[], env: Record<string, string>) {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  options: { code?: ServerCode } = {},
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
-      { cwd: repoRoot, env: { ...baseEnv(), LOG_LEVEL: 'silent', ...env } },
-    );
+    const child = spawn(process.execPath, [...entryArgs[options.code ?? 'sources'].cli, ...args], {
+      cwd: repoRoot,
+      env: { ...baseEnv(), LOG_LEVEL: 'silent', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -52,11 +70,12 @@ export async function spawnServerProcess(
   options: {
     isOwnGroup?: boolean;
     /** The port to use (a test of a taken one); free if absent. */ port?: number;
+    code?: ServerCode;
   } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await findFreePort());
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, entryArgs[options.code ?? 'sources'].server, {
     cwd: repoRoot,
     env: {
       ...baseEnv(),
@@ -99,12 +118,14 @@ export async function startServerProcess(
     timeoutMs?: number;
     isOwnGroup?: boolean;
     /** The first port tried. */ port?: number;
+    code?: ServerCode;
   } = {},
 ): Promise<ServerProcess> {
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (let attempt = 1; ; attempt += 1) {
     const server = await spawnServerProcess(env, {
       isOwnGroup: options.isOwnGroup,
+      code: options.code,
       port: attempt === 1 ? options.port : undefined,
     });
     try {

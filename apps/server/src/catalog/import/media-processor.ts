@@ -87,10 +87,20 @@ interface Slot {
   idleTimer: NodeJS.Timeout | undefined;
 }
 
-const workerFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'media-worker.ts');
+/**
+ * Run from the production build (`apps/server/dist/bin/*.js`), the worker is the build's own
+ * `media-worker.js` beside it, plain JavaScript; from the sources (dev, tests) it is the `.ts`
+ * file beside this one, through tsx (docs/operations.md, "Production build").
+ */
+const isCompiled = import.meta.url.endsWith('.js');
+const workerFile = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  isCompiled ? 'media-worker.js' : 'media-worker.ts',
+);
 
-function tsxLoaderUrl(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+function readWorkerLoaderArgs(): string[] {
+  if (isCompiled) return [];
+  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
 }
 
 /**
@@ -251,8 +261,7 @@ export class MediaProcessor {
         `ulimit -d ${hardLimitKb} && exec "$@"`,
         'sh',
         process.execPath,
-        '--import',
-        tsxLoaderUrl(),
+        ...readWorkerLoaderArgs(),
         workerFile,
       ],
       {
