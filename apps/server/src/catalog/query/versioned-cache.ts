@@ -33,8 +33,8 @@ export interface VersionedCacheOptions<V = unknown> {
   onLookup?: (isHit: boolean) => void;
   /**
    * The app's item changes (an edit of one item's text moves no catalog_version): without
-   * `itemIdsOf` each empties the cache (rankings: an edited title may enter or leave any);
-   * with it, only the answers holding a changed item go.
+   * `itemIdsOf` each empties the cache; with it, the answers holding a changed item go (and,
+   * with `unheldMaxAgeMs`, the others a while later).
    */
   itemChanges?: ItemChanges;
   /** The items an answer shows (item JSON: its key; a trending page: its items). */
