@@ -31,6 +31,11 @@ export type ItemType = CatalogItemRow['type'];
 export interface Page<T> {
   rows: T[];
   totalCount: number;
+  /**
+   * Ranked ids: the item changes heard when they were read (item-changes.ts), so a page made
+   * of a kept ranking is kept no longer than it (docs/catalog.md, "Caches and versions").
+   */
+  itemChanges?: number;
 }
 
 /** Ranked ids, and whether the count is exact (every match read) or an estimate. */

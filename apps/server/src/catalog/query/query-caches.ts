@@ -9,6 +9,7 @@ import type { DeepPageGate } from './deep-pages.ts';
 import type { CatalogDeps, Page, Ranking } from './items.ts';
 import type { ItemDocumentWriter } from './item-documents.ts';
 import { VersionedCache } from './versioned-cache.ts';
+import type { VersionedCacheOptions } from './versioned-cache.ts';
 
 /** `data` already serialized: an array's JSON holding `count` items. */
 export interface SerializedItems {
@@ -68,11 +69,53 @@ export interface QueryCacheOptions {
  */
 export const slowPopularityMaxAgeMs = 10 * 60_000;
 
+/**
+ * How long a ranking, or a page made of one, that does not hold an edited item is still served
+ * after the edit (docs/catalog.md, "Caches and versions"): the new text may make the item
+ * belong to it. Those holding the item go at once.
+ */
+export const unheldRankingMaxAgeMs = 10_000;
+
+/**
+ * The ids of a ranking its cache looks up by: its first four pages of 25, which people see.
+ * An edit of an item further down leaves the ranking as unheld ones are (at its old place for
+ * at most `unheldRankingMaxAgeMs`), and the ids looked up by stay a few hundred thousand.
+ */
+export const rankingIdsIndexed = 100;
+
+/** The ids a ranking (or a page of one) is dropped by: its first ones, and whose related it is. */
+export function rankingItemIdsOf(page: Page<string>, relatedTo?: string): readonly string[] {
+  const ids = page.rows.slice(0, rankingIdsIndexed);
+  return relatedTo === undefined ? ids : [...ids, relatedTo];
+}
+
+/** The item a related ranking's key names (related.ts: its first part). */
+function relatedItemOfKey(key: string): string {
+  return String((JSON.parse(key) as unknown[])[0]);
+}
+
+/** The item a deep page's key names, if it is a related one (search.ts, related.ts). */
+function relatedItemOfDeepKey(key: string): string | undefined {
+  const [kind, rankingKey] = JSON.parse(key) as unknown[];
+  return kind === 'related' ? relatedItemOfKey(String(rankingKey)) : undefined;
+}
+
+/** Options of a cache of rankings, or of pages made of them (routes/v1, routes/v2). */
+export function rankingCacheOptions<V extends { itemChanges?: number }>(
+  itemChanges: ItemChanges,
+): Pick<VersionedCacheOptions<V>, 'itemChanges' | 'unheldMaxAgeMs' | 'itemChangesOf'> {
+  return {
+    itemChanges,
+    unheldMaxAgeMs: unheldRankingMaxAgeMs,
+    itemChangesOf: (page) => page.itemChanges,
+  };
+}
+
 export function createQueryCaches(
   database: DatabaseHandle,
   options: QueryCacheOptions,
 ): QueryCaches & { close: () => void } {
-  const itemChanges = new ItemChanges();
+  const itemChanges = new ItemChanges(options.now);
   const slow = { popularityMaxAgeMs: slowPopularityMaxAgeMs, now: options.now, itemChanges };
   const counted = (cache: string) => ({ onLookup: options.countLookupsOf?.(cache) });
   const caches: QueryCaches = {
@@ -88,11 +131,15 @@ export function createQueryCaches(
       maxEntries: 1_000,
       ...slow,
       ...counted('search_rankings'),
+      ...rankingCacheOptions(itemChanges),
+      itemIdsOf: (ranking) => rankingItemIdsOf(ranking),
     }),
     relatedRankings: new VersionedCache<Ranking>({
       maxEntries: 2_000,
       ...slow,
       ...counted('related_rankings'),
+      ...rankingCacheOptions(itemChanges),
+      itemIdsOf: (ranking, key) => rankingItemIdsOf(ranking, relatedItemOfKey(key)),
     }),
     trendingPages: new VersionedCache<TrendingPage>({
       maxEntries: 500,
@@ -107,6 +154,8 @@ export function createQueryCaches(
       maxEntries: 200,
       ...slow,
       ...counted('deep_rankings'),
+      ...rankingCacheOptions(itemChanges),
+      itemIdsOf: (page, key) => rankingItemIdsOf(page, relatedItemOfDeepKey(key)),
     }),
     popularityScales: createPopularityScales({ now: options.now }),
   };

@@ -40,6 +40,7 @@ export async function listRelatedItemIds(
   const page = (ranking: Ranking): Page<string> => ({
     rows: ranking.rows.slice(options.offset, end),
     totalCount: ranking.totalCount,
+    itemChanges: ranking.itemChanges,
   });
   if (end > relatedIdsKept) {
     // A kept ranking that holds every related item answers any page of it.
@@ -50,13 +51,17 @@ export async function listRelatedItemIds(
       versions,
       () =>
         deps.services.deepPages.run(async () =>
-          page(await rankRelated(deps, options, end, versions.catalog)),
+          page({
+            ...(await rankRelated(deps, options, end, versions.catalog)),
+            itemChanges: versions.itemChanges,
+          }),
         ),
     );
   }
-  const ranking = await deps.services.relatedRankings.getOrMake(key, versions, () =>
-    rankRelated(deps, options, relatedIdsKept, versions.catalog),
-  );
+  const ranking = await deps.services.relatedRankings.getOrMake(key, versions, async () => ({
+    ...(await rankRelated(deps, options, relatedIdsKept, versions.catalog)),
+    itemChanges: versions.itemChanges,
+  }));
   return page(ranking);
 }
 

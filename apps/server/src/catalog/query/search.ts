@@ -18,6 +18,7 @@ import type { PopularityScale } from './popularity-slices.ts';
 import type { QueryDeps } from './query-caches.ts';
 import { listExpansionCandidates, queryTokenPattern, readSynonymMap } from './synonyms.ts';
 import type { WordCandidates } from './synonyms.ts';
+import type { CatalogVersions } from './versioned-cache.ts';
 import { quoteLexeme } from './tsquery-text.ts';
 
 export interface SearchOptions {
@@ -519,6 +520,7 @@ export async function searchItemIds(
   const page = (ranking: Ranking): Page<string> => ({
     rows: ranking.rows.slice(options.offset, end),
     totalCount: ranking.totalCount,
+    itemChanges: ranking.itemChanges,
   });
   if (end > rankedIdsKept) {
     // A kept ranking that holds every match answers any page of it.
@@ -529,21 +531,27 @@ export async function searchItemIds(
       versions,
       () =>
         deps.services.deepPages.run(async () =>
-          pageOf(await rankSearch(deps, query, options, end, versions.catalog), options),
+          pageOf(await rankSearch(deps, query, options, end, versions.catalog), options, versions),
         ),
     );
     return deep;
   }
-  const ranking = await deps.services.searchRankings.getOrMake(key, versions, () =>
-    rankSearch(deps, query, options, rankedIdsKept, versions.catalog),
-  );
+  const ranking = await deps.services.searchRankings.getOrMake(key, versions, async () => ({
+    ...(await rankSearch(deps, query, options, rankedIdsKept, versions.catalog)),
+    itemChanges: versions.itemChanges,
+  }));
   return page(ranking);
 }
 
-const pageOf = (ranking: Ranking, options: { offset: number; limit: number }): Ranking => ({
+const pageOf = (
+  ranking: Ranking,
+  options: { offset: number; limit: number },
+  versions: CatalogVersions,
+): Ranking => ({
   rows: ranking.rows.slice(options.offset, options.offset + options.limit),
   totalCount: ranking.totalCount,
   isExact: ranking.isExact,
+  itemChanges: versions.itemChanges,
 });
 
 interface MatchRow {

@@ -142,4 +142,45 @@ describe('VersionedCache and item changes', () => {
     pages.set('old', before, ['c']);
     expect(pages.get('old', versions(itemChanges))).toBeUndefined();
   });
+
+  it('keeps rankings without a changed item for the bound after it, from the change', () => {
+    let now = 0;
+    const itemChanges = new ItemChanges(() => now);
+    const rankings = new VersionedCache<{ rows: string[]; itemChanges?: number }>({
+      maxEntries: 10,
+      itemChanges,
+      itemIdsOf: (ranking) => ranking.rows,
+      unheldMaxAgeMs: 1_000,
+      itemChangesOf: (ranking) => ranking.itemChanges,
+    });
+    const before = versions(itemChanges);
+    rankings.set('cat', before, { rows: ['a'] });
+    rankings.set('dog', before, { rows: ['b'] });
+    now = 100;
+    itemChanges.announce({ itemIds: ['a'] });
+    expect(rankings.get('cat', versions(itemChanges))).toBeUndefined();
+    expect(rankings.get('dog', versions(itemChanges))?.rows).toEqual(['b']);
+    // Made before the change, kept after it: no longer than the kept ones.
+    now = 600;
+    rankings.set('owl', before, { rows: ['c'] });
+    // A page made now of a ranking read before the change: no longer either.
+    rankings.set('page', versions(itemChanges), { rows: ['d'], itemChanges: before.itemChanges });
+    // A later change does not lengthen it.
+    itemChanges.announce({ itemIds: ['z'] });
+    now = 1_099;
+    for (const key of ['dog', 'owl', 'page']) {
+      expect(rankings.get(key, versions(itemChanges)), key).toBeDefined();
+    }
+    now = 1_100;
+    for (const key of ['dog', 'owl', 'page']) {
+      expect(rankings.get(key, versions(itemChanges)), key).toBeUndefined();
+    }
+    // Made after the changes: kept until the bound after the next one.
+    rankings.set('eel', versions(itemChanges), { rows: ['e'] });
+    now = 100_000;
+    expect(rankings.get('eel', versions(itemChanges))?.rows).toEqual(['e']);
+    // A change naming no item (the related lists rebuilt) empties it.
+    itemChanges.announce({ itemIds: [] });
+    expect(rankings.get('eel', versions(itemChanges))).toBeUndefined();
+  });
 });

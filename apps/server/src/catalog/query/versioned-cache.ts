@@ -33,16 +33,29 @@ export interface VersionedCacheOptions<V = unknown> {
   onLookup?: (isHit: boolean) => void;
   /**
    * The app's item changes (an edit of one item's text moves no catalog_version): without
-   * `itemIdsOf` each empties the cache (rankings: an edited title may enter or leave any);
-   * with it, only the answers holding a changed item go.
+   * `itemIdsOf` each empties the cache; with it, the answers holding a changed item go (and,
+   * with `unheldMaxAgeMs`, the others a while later).
    */
   itemChanges?: ItemChanges;
   /** The items an answer shows (item JSON: its key; a trending page: its items). */
   itemIdsOf?: (value: V, key: string) => readonly string[];
+  /**
+   * For rankings and the pages made of them: how long an answer not holding a changed item is
+   * still served after the change (the new text may make the item belong to it). Such a cache
+   * is emptied by a change naming no item (the related lists were rebuilt).
+   */
+  unheldMaxAgeMs?: number;
+  /**
+   * The item changes heard when what `value` was made of was read (a page of a kept ranking:
+   * the ranking's), if older than the versions it is kept under.
+   */
+  itemChangesOf?: (value: V) => number | undefined;
 }
 
 interface Entry<V> {
   itemIds: readonly string[] | undefined;
+  /** No longer served from then (a ranking after an item change it does not hold). */
+  staleAt: number;
   catalog: number;
   popularity: number | undefined;
   madeAt: number;
@@ -61,19 +74,24 @@ export class VersionedCache<V> {
   private readonly now: () => number;
 
   constructor(private readonly options: VersionedCacheOptions<V>) {
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? options.itemChanges?.now ?? (() => Date.now());
     options.itemChanges?.subscribe((change) => this.drop(change));
   }
 
   /** Drops what `change` may have made stale (docs/catalog.md, "Caches and versions"). */
   private drop(change: ItemChange): void {
-    if (change === 'everything' || !this.options.itemIdsOf) {
+    const { itemIdsOf, unheldMaxAgeMs } = this.options;
+    const isRanking = unheldMaxAgeMs !== undefined;
+    if (change === 'everything' || !itemIdsOf || (isRanking && change.itemIds.length === 0)) {
       this.clear();
       return;
     }
     for (const id of change.itemIds) {
       for (const key of [...(this.keysByItem.get(id) ?? [])]) this.remove(key);
     }
+    if (!isRanking) return;
+    const staleAt = this.now() + unheldMaxAgeMs;
+    for (const entry of this.entries.values()) entry.staleAt = Math.min(entry.staleAt, staleAt);
   }
 
   private remove(key: string): void {
@@ -89,6 +107,7 @@ export class VersionedCache<V> {
 
   private isCurrent(entry: Entry<V>, versions: CatalogVersions): boolean {
     if (versions.catalog === undefined || entry.catalog !== versions.catalog) return false;
+    if (this.now() >= entry.staleAt) return false;
     const maxAge = this.options.popularityMaxAgeMs;
     if (maxAge === undefined) return true;
     if (versions.popularity !== undefined && entry.popularity === versions.popularity) return true;
@@ -130,22 +149,31 @@ export class VersionedCache<V> {
 
   /**
    * Keeps `value` under the versions read before it was made (never newer ones), unless an item
-   * change heard since touches it: dropping it on that change came too early.
+   * change heard since touches it: dropping it on that change came too early. A ranking that
+   * an item change heard since does not touch is kept until the bound after that change.
    */
   set(key: string, versions: CatalogVersions, value: V, madeAt = this.now()): void {
     if (versions.catalog === undefined) return;
-    const { itemChanges, itemIdsOf } = this.options;
+    const { itemChanges, itemIdsOf, unheldMaxAgeMs, itemChangesOf } = this.options;
     const itemIds = itemIdsOf?.(value, key);
-    if (
-      itemChanges &&
-      versions.itemChanges !== undefined &&
-      itemChanges.isChangedSince(versions.itemChanges, itemIds)
-    ) {
-      return;
+    const readUnder = itemChangesOf?.(value);
+    const since =
+      readUnder === undefined || versions.itemChanges === undefined
+        ? versions.itemChanges
+        : Math.min(readUnder, versions.itemChanges);
+    let staleAt = Infinity;
+    if (itemChanges && since !== undefined) {
+      if (itemChanges.isChangedSince(since, itemIds, unheldMaxAgeMs !== undefined)) return;
+      const heardAt = itemChanges.heardAfter(since);
+      if (unheldMaxAgeMs !== undefined && heardAt !== undefined) {
+        staleAt = heardAt + unheldMaxAgeMs;
+        if (this.now() >= staleAt) return;
+      }
     }
     this.remove(key);
     this.entries.set(key, {
       itemIds,
+      staleAt,
       catalog: versions.catalog,
       popularity: versions.popularity,
       madeAt,

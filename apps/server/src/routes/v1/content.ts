@@ -21,7 +21,7 @@ import { listRelatedItemIds } from '../../catalog/query/related.ts';
 import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
 import { serializeItemsJson, serializeWithheldItemJson } from '../../catalog/query/item-json.ts';
 import { serializeItems } from '../../catalog/query/serialize.ts';
-import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
+import { rankingCacheOptions, slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import { VersionedCache } from '../../catalog/query/versioned-cache.ts';
 import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
@@ -62,6 +62,13 @@ const singleItem = { 200: singleItemEnvelopeSchema, ...giphyErrorResponses };
  */
 const searchPagesKept = 500;
 
+/** A page of a ranking as sent, with its items and when its ids were read (query-caches.ts). */
+interface RankedPage {
+  envelope: KeptPage;
+  itemIds: readonly string[];
+  itemChanges: number | undefined;
+}
+
 /** Related pages kept as sent: the related row of the items people open most. */
 const relatedPagesKept = 500;
 
@@ -83,20 +90,24 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onClose', () => searchQueries.flush());
   // Pages of search results as sent (docs/catalog.md, "Caches and versions"): each follows
   // catalog_version, and popularity as slowly as the rankings and item JSON it is made of.
-  const searchPages = new VersionedCache<{ envelope: KeptPage; totalCount: number }>({
+  // An edit drops the pages showing the item at once, others after unheldRankingMaxAgeMs.
+  const searchPages = new VersionedCache<RankedPage & { totalCount: number }>({
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v1_search_pages'),
-    itemChanges: deps.services.itemChanges,
+    ...rankingCacheOptions(deps.services.itemChanges),
+    itemIdsOf: (page) => page.itemIds,
   });
   app.addHook('onClose', () => searchPages.clear());
   // Related pages as sent, kept as search pages are: an item many open costs its related row
   // once, then its bytes (compressing a page of 25 is most of what a kept ranking costs).
-  const relatedPages = new VersionedCache<KeptPage>({
+  const relatedPages = new VersionedCache<RankedPage>({
     maxEntries: relatedPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v1_related_pages'),
-    itemChanges: deps.services.itemChanges,
+    ...rankingCacheOptions(deps.services.itemChanges),
+    // Its item's own text ranks it too.
+    itemIdsOf: (page, key) => [...page.itemIds, String((JSON.parse(key) as unknown[])[0])],
   });
   app.addHook('onClose', () => relatedPages.clear());
   // Answers by ids as sent, kept as related pages are: the items' JSON was already kept, and
@@ -181,7 +192,12 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
             const page = await searchItemIds(deps, options);
             const data = await serializeItemsJson(deps, page.rows);
             const json = listEnvelopeJson(data, page.totalCount, params.offset);
-            return { envelope: keepPage(request, json), totalCount: page.totalCount };
+            return {
+              envelope: keepPage(request, json),
+              totalCount: page.totalCount,
+              itemIds: page.rows,
+              itemChanges: page.itemChanges,
+            };
           }),
         );
         recordSearch(kept.totalCount);
@@ -221,10 +237,15 @@ export const contentRoutes: FastifyPluginAsyncZod = async (app) => {
               types,
             });
             const data = await serializeItemsJson(deps, page.rows);
-            return keepPage(request, listEnvelopeJson(data, page.totalCount, params.offset));
+            const json = listEnvelopeJson(data, page.totalCount, params.offset);
+            return {
+              envelope: keepPage(request, json),
+              itemIds: page.rows,
+              itemChanges: page.itemChanges,
+            };
           }),
         );
-        return sendKeptPage(request, reply, kept);
+        return sendKeptPage(request, reply, kept.envelope);
       },
     );
 

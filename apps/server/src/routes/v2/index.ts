@@ -22,7 +22,7 @@ import type { ItemType } from '../../catalog/query/items.ts';
 import { searchItemIds, searchRankingKey } from '../../catalog/query/search.ts';
 import { isFromAnotherSite } from '../../catalog/requester.ts';
 import { serializeItemsJson } from '../../catalog/query/item-json.ts';
-import { slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
+import { rankingCacheOptions, slowPopularityMaxAgeMs } from '../../catalog/query/query-caches.ts';
 import { readTrendingPage } from '../../catalog/query/trending-pages.ts';
 import type { TrendingPage } from '../../catalog/query/trending-pages.ts';
 import { VersionedCache } from '../../catalog/query/versioned-cache.ts';
@@ -98,11 +98,16 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = app.deps;
   // Featured pages, made once from each kept trending page; each goes when that page does.
   const featuredPages = new WeakMap<TrendingPage, TenorPage>();
-  const searchPages = new VersionedCache<TenorPage>({
+  // As /v1's: an edit drops the pages showing the item at once, others after
+  // unheldRankingMaxAgeMs (docs/catalog.md, "Caches and versions").
+  const searchPages = new VersionedCache<
+    TenorPage & { itemIds: readonly string[]; itemChanges: number | undefined }
+  >({
     maxEntries: searchPagesKept,
     popularityMaxAgeMs: slowPopularityMaxAgeMs,
     onLookup: deps.metrics.countLookupsOf('v2_search_pages'),
-    itemChanges: deps.services.itemChanges,
+    ...rankingCacheOptions(deps.services.itemChanges),
+    itemIdsOf: (page) => page.itemIds,
   });
   app.addHook('onClose', () => searchPages.clear());
 
@@ -165,11 +170,12 @@ const tenorRoutes: FastifyPluginAsyncZod = async (app) => {
         deps.metrics.timeQuery('search', async () => {
           const ranked = await searchItemIds(deps, options);
           const data = await serializeItemsJson(deps, ranked.rows);
-          return makeTenorPage(
+          const page = await makeTenorPage(
             deps,
             JSON.parse(data.json) as GiphyItem[],
             nextPos(offset, ranked.rows.length, ranked.totalCount),
           );
+          return { ...page, itemIds: ranked.rows, itemChanges: ranked.itemChanges };
         }),
       );
       return sendTenorPage(request, reply, page, params);
