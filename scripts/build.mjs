@@ -105,6 +105,11 @@ async function buildServer() {
       },
     ],
   });
+  // Data a module reads beside itself (catalog/query/synonyms.ts): beside the bundles too.
+  fs.copyFileSync(
+    path.join(repoRoot, 'apps/server/src/catalog/query/synonym-map.json'),
+    path.join(outdir, 'synonym-map.json'),
+  );
 }
 
 /** Builds `name` unless its stamp matches its inputs; returns whether it built. */

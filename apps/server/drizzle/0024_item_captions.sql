@@ -34,3 +34,7 @@ CREATE TRIGGER items_related_lists_update_row AFTER UPDATE OF type, title, tags,
 DROP TRIGGER "items_related_lists_update" ON "items";--> statement-breakpoint
 CREATE TRIGGER items_related_lists_update AFTER UPDATE OF type, title, tags, alt_text, caption, rating, is_indexable, is_dynamic ON items
   FOR EACH STATEMENT EXECUTE FUNCTION sticky_related_lists_on_any();
+--> statement-breakpoint
+-- Item documents are a cache of each item's JSON, which now carries `caption` and an alt text
+-- that reads it (docs/catalog.md, "Captions"): the ones made before go and are made again.
+TRUNCATE "item_documents";

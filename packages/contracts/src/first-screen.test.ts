@@ -108,6 +108,7 @@ describe('first-screen checkers agree with the zod contract', () => {
       rating: 'g',
       sourceUrl: '',
       altText: 'A cat.',
+      caption: '',
       itemUrl: 'https://sticky.test/gif/cat-abc',
       previewUrl: 'https://sticky.test/media/a.webp',
       previewStillUrl: 'https://sticky.test/media/a.gif',

@@ -258,6 +258,7 @@ function ourItem(id: string, title: string) {
     source_tld: '',
     source_post_url: '',
     alt_text: `${title}, an animated GIF`,
+    caption: '',
     ...Object.fromEntries(
       [
         'is_sticker',
