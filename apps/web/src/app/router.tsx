@@ -47,8 +47,12 @@ const adminOverviewPage = signedInPage(() =>
 );
 const settingsPage = signedInPage(() => import('@/features/settings').then((m) => m.SettingsPage));
 // A shared item page for signed-out visitors, and the page of an upload's link that waits.
-const sharedItemPage = lazyPage(() => import('@/features/item').then((m) => m.SharedItemPage));
-const uploadLinkPage = lazyPage(() => import('@/features/item').then((m) => m.UploadLinkPage));
+const sharedItemPage = lazyPage(() =>
+  import('@/features/item').then((m) => m.loadSharedItemPage()),
+);
+const uploadLinkPage = lazyPage(() =>
+  import('@/features/item').then((m) => m.loadUploadLinkPage()),
+);
 const landingPage = lazyPage(() => import('@/features/landing').then((m) => m.LandingPage));
 const creditsPage = lazyPage(() => import('@/features/credits').then((m) => m.CreditsPage));
 

@@ -1,4 +1,3 @@
-import { sharedItemResponseSchema } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { normalizeItem } from '@/features/content';
 import { apiGet } from '@/lib/api-client.ts';
@@ -11,6 +10,8 @@ export const sharedItemQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['shared-item', id] as const,
     queryFn: async ({ signal }) => {
+      // Loaded when asked: zod stays out of the item page's first load (docs/web.md, "Lazy routes").
+      const { sharedItemResponseSchema } = await import('@sticky/contracts');
       const { item } = await apiGet(
         `/api/shared/${encodeURIComponent(id)}`,
         sharedItemResponseSchema,

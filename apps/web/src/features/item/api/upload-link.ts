@@ -1,4 +1,3 @@
-import { uploadLinkStateResponseSchema } from '@sticky/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '@/lib/api-client.ts';
 
@@ -9,8 +8,13 @@ export const uploadLinkPollMs = 2000;
 export const uploadLinkQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['upload-link', id] as const,
-    queryFn: ({ signal }) =>
-      apiGet(`/api/links/${encodeURIComponent(id)}`, uploadLinkStateResponseSchema, { signal }),
+    queryFn: async ({ signal }) => {
+      // Loaded when asked: zod stays out of the item page's first load (docs/web.md, "Lazy routes").
+      const { uploadLinkStateResponseSchema } = await import('@sticky/contracts');
+      return apiGet(`/api/links/${encodeURIComponent(id)}`, uploadLinkStateResponseSchema, {
+        signal,
+      });
+    },
     retry: false,
     refetchInterval: (query) =>
       query.state.data?.state === 'processing' ? uploadLinkPollMs : false,
