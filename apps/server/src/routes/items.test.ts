@@ -112,7 +112,7 @@ describe('/api/items and /api/tokens', () => {
     expect(item.json().data.slug).toMatch(/^wombat-waddle-/);
   });
 
-  it('shows an edit at once in /v1 trending and related too, not only in search', async () => {
+  it('shows an edit in /v1 trending and related too, not only in search', async () => {
     const otter = await uploadItem('Otter float', 'wetland');
     const beaver = await uploadItem('Beaver build', 'wetland');
     const related = `/v1/gifs/related?gif_id=${otter}&limit=50`;
@@ -128,8 +128,12 @@ describe('/api/items and /api/tokens', () => {
     expect((await v1Titles(trending)).get(beaver)).toBe('Heron wade');
     expect((await v1Titles(related)).has(beaver)).toBe(false);
 
+    // Newly related: a kept answer that did not hold it may lack it for the kept bound (10 s),
+    // or less when the related lists' rebuild runs (docs/catalog.md, "Caches and versions").
     expect((await patch(owner, beaver, { tags: ['wetland'] })).statusCode).toBe(200);
-    expect((await v1Titles(related)).get(beaver)).toBe('Heron wade');
+    await expect
+      .poll(async () => (await v1Titles(related)).get(beaver), { timeout: 15_000, interval: 250 })
+      .toBe('Heron wade');
   });
 
   it('lets an admin edit and delete anyone’s item, and nobody else but its owner', async () => {
